@@ -1,0 +1,114 @@
+"""Tools are typed Python functions: name, description from the docstring, input schema from type hints."""
+from __future__ import annotations
+
+import inspect
+import json
+import time
+from typing import Any, Callable, get_type_hints
+
+from pydantic import BaseModel, ValidationError, create_model
+
+
+class ToolError(Exception):
+    """Raised by a tool for a failure the model should read and react to (bad input, page missing...)."""
+
+
+class Tool:
+    def __init__(self, fn: Callable[..., Any], name: str | None = None, description: str | None = None):
+        self.fn = fn
+        self.name = name or fn.__name__
+        self.description = (description or inspect.getdoc(fn) or "").strip()
+        hints = get_type_hints(fn)
+        params = inspect.signature(fn).parameters
+        fields = {p: (hints.get(p, str), ... if v.default is inspect.Parameter.empty else v.default)
+                  for p, v in params.items()}
+        self.input_model: type[BaseModel] = create_model(f"{self.name}_input", **fields)
+        self.params = list(params)
+
+    @property
+    def input_schema(self) -> dict:
+        return self.input_model.model_json_schema()
+
+    def summary_line(self) -> str:
+        first = self.description.splitlines()[0] if self.description else ""
+        return f"{self.name}: {first}"
+
+    def __call__(self, action_input: str) -> str:
+        """Run with the model's raw Action Input: a JSON object of arguments, or the plain text of the first."""
+        kwargs = self._arguments(action_input)
+        try:
+            args = self.input_model(**kwargs)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
+            raise ToolError(f"invalid input for {self.name}: {problems}") from None
+        return str(self.fn(**args.model_dump()))
+
+    def _arguments(self, action_input: str) -> dict:
+        text = action_input.strip()
+        if text.startswith("{"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError:
+                data = None
+            if isinstance(data, dict) and (not self.params or set(data) <= set(self.params)):
+                return data
+        if not self.params:
+            return {}
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+            text = text[1:-1]  # models often quote plain inputs
+        return {self.params[0]: text}
+
+
+def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, description: str | None = None):
+    """Decorator: turn a typed function into a Tool. Usable as @tool or @tool(name="...")."""
+    def wrap(f: Callable[..., Any]) -> Tool:
+        return Tool(f, name=name, description=description)
+    return wrap(fn) if fn is not None else wrap
+
+
+class ToolRegistry:
+    """Named tools, changeable at run time. execute() never raises: every failure becomes an observation."""
+
+    def __init__(self, tools: list[Tool] | None = None):
+        self._tools: dict[str, Tool] = {}
+        for t in tools or []:
+            self.add(t)
+
+    def add(self, t: Tool | Callable[..., Any]) -> Tool:
+        t = t if isinstance(t, Tool) else Tool(t)
+        self._tools[t.name] = t
+        return t
+
+    def remove(self, name: str) -> None:
+        self._tools.pop(name, None)
+
+    def get(self, name: str) -> Tool | None:
+        if name in self._tools:
+            return self._tools[name]
+        lowered = {k.lower(): v for k, v in self._tools.items()}
+        return lowered.get(name.strip().lower())
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def describe(self) -> str:
+        return "\n".join(f"- {t.summary_line()}" for t in self._tools.values())
+
+    def execute(self, name: str, action_input: str) -> tuple[str, float]:
+        """Run a tool; return (observation, seconds). Errors come back as 'Error: ...' text."""
+        start = time.perf_counter()
+        t = self.get(name)
+        if t is None:
+            obs = f"Error: unknown tool {name!r}. Valid tools: {', '.join(self.names)}, or Final to answer."
+        else:
+            try:
+                obs = t(action_input)
+            except ToolError as exc:
+                obs = f"Error: {exc}"
+            except Exception as exc:  # a tool bug must not kill the run; the model sees what went wrong
+                obs = f"Error: {t.name} failed: {type(exc).__name__}: {exc}. Valid tools: {', '.join(self.names)}."
+        return obs, time.perf_counter() - start
