@@ -1,0 +1,158 @@
+"""Time and date tools: the current time in a timezone, and the difference between two dates (e.g. an age)."""
+from __future__ import annotations
+
+import calendar
+import functools
+import re
+from datetime import date, datetime, timedelta, timezone as fixed_timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from tools.base import ToolError
+
+TIMEZONE_EXAMPLE = "use an IANA name such as 'Europe/Paris', 'America/New_York' or 'UTC', or an offset like 'UTC+2'"
+
+
+def utc_now() -> datetime:
+    """The clock every tool here reads. Tests replace tools.clock.utc_now with a fixed instant."""
+    return datetime.now(fixed_timezone.utc)
+
+
+def today() -> date:
+    return utc_now().astimezone().date()
+
+
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    """Lower-cased lookup keys -> canonical IANA names: full names and unique city parts ('new_york')."""
+    names = available_timezones()
+    lookup = {n.lower(): n for n in names}
+    cities: dict[str, list[str]] = {}
+    for n in names:
+        cities.setdefault(n.rsplit("/", 1)[-1].lower(), []).append(n)
+    for city, matches in cities.items():
+        if len(matches) == 1:
+            lookup.setdefault(city, matches[0])
+    return lookup
+
+
+_OFFSET = re.compile(r"^(?:utc|gmt)?\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
+
+
+def _parse_timezone(name: str) -> tuple[tzinfo | None, str]:
+    """(tzinfo, label); tzinfo None means the machine's local zone."""
+    text = name.strip()
+    if text.lower() in ("", "local", "localtime"):
+        return None, "local"
+    if text.lower() in ("utc", "gmt", "z", "zulu"):
+        return fixed_timezone.utc, "UTC"
+    offset = _OFFSET.match(text)
+    if offset:
+        sign, hours, minutes = offset.group(1), int(offset.group(2)), int(offset.group(3) or 0)
+        if hours > 14 or minutes > 59:
+            raise ToolError(f"offset {text!r} is out of range (-14:00 to +14:00); {TIMEZONE_EXAMPLE}")
+        delta = timedelta(hours=hours, minutes=minutes) * (-1 if sign == "-" else 1)
+        return fixed_timezone(delta), f"UTC{sign}{hours:02d}:{minutes:02d}"
+    key = _zone_names().get(text.lower().replace(" ", "_"))
+    if key:
+        try:
+            return ZoneInfo(key), key
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    raise ToolError(f"unknown timezone {text!r}; {TIMEZONE_EXAMPLE}")
+
+
+def current_time(timezone: str = "local") -> str:
+    """The current date and time (ISO 8601 and weekday) in a timezone.
+
+    Input: an IANA timezone name like 'Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC', an offset like
+    'UTC+5:30', or nothing / 'local' for this machine's local time.
+    """
+    tz, label = _parse_timezone(timezone)
+    now = utc_now().astimezone(tz).replace(microsecond=0)
+    zone = now.tzname() or label
+    return f"{now.isoformat()} ({now.strftime('%A')}), timezone {label}" + (f" ({zone})" if zone != label else "")
+
+
+_DATE_FORMATS = ("%B %d %Y", "%b %d %Y", "%d %B %Y", "%d %b %Y", "%Y %B %d", "%Y %b %d", "%B %Y %d")
+_ORDINAL = re.compile(r"(?<=\d)(st|nd|rd|th)\b", re.IGNORECASE)
+_NUMERIC = re.compile(r"^(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})$")
+
+
+def parse_date(text: str) -> date:
+    """ISO (1847-02-11), 'February 11, 1847', '11 Feb 1847', '11th February 1847', 'today'. Else ToolError."""
+    raw = text.strip().strip("\"'")
+    lowered = raw.lower()
+    if lowered in ("today", "now", ""):
+        return today()
+    if lowered == "yesterday":
+        return today() - timedelta(days=1)
+    if lowered == "tomorrow":
+        return today() + timedelta(days=1)
+    iso = re.match(r"^(\d{4}-\d{2}-\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$", raw)
+    if iso:
+        try:
+            return date.fromisoformat(iso.group(1))
+        except ValueError as exc:
+            raise ToolError(f"invalid date {raw!r}: {exc}") from None
+    numeric = _NUMERIC.match(raw)
+    if numeric:
+        first, second, third = numeric.groups()
+        if len(first) != 4:
+            raise ToolError(f"ambiguous date {raw!r} (day/month order differs by country); "
+                            "write it as YYYY-MM-DD, e.g. 1847-02-11")
+        try:
+            return date(int(first), int(second), int(third))
+        except ValueError as exc:
+            raise ToolError(f"invalid date {raw!r}: {exc}") from None
+    words = _ORDINAL.sub("", raw)
+    words = re.sub(r"[,.]", " ", words)
+    words = re.sub(r"\s+", " ", words).strip()
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(words, fmt).date()
+        except ValueError:
+            continue
+    raise ToolError(f"cannot read the date {raw!r}; use YYYY-MM-DD (e.g. 1847-02-11), 'February 11, 1847', "
+                    "'11 Feb 1847' or 'today'")
+
+
+def _add_months(d: date, months: int) -> date:
+    year, month = divmod(d.month - 1 + months, 12)
+    year += d.year
+    return d.replace(year=year, month=month + 1, day=min(d.day, calendar.monthrange(year, month + 1)[1]))
+
+
+def _plural(n: int, unit: str) -> str:
+    return f"{n} {unit}" if n == 1 else f"{n} {unit}s"
+
+
+def _split_range(start: str) -> tuple[str, str] | None:
+    """'1847-02-11 to 1931-10-18' given as one input -> the two dates."""
+    for sep in (" to ", " until ", " and ", "|", " - "):
+        if sep in start:
+            left, right = start.split(sep, 1)
+            return left, right
+    return None
+
+
+def date_diff(start: str, end: str = "today") -> str:
+    """Time between two dates in years, months and days, plus total days (e.g. someone's age).
+
+    Input: {"start": "1847-02-11", "end": "1931-10-18"}, or just a start date to count up to today.
+    Dates: YYYY-MM-DD, 'February 11, 1847', '11 Feb 1847' or 'today'. To get an age today, give the birth date.
+    """
+    if end.strip().lower() == "today" and (pair := _split_range(start)):
+        start, end = pair
+    first, last = parse_date(start), parse_date(end)
+    earlier, later = sorted((first, last))
+    months = (later.year - earlier.year) * 12 + later.month - earlier.month
+    if _add_months(earlier, months) > later:
+        months -= 1
+    days = (later - _add_months(earlier, months)).days
+    years, months = divmod(months, 12)
+    span = f"{_plural(years, 'year')}, {_plural(months, 'month')}, {_plural(days, 'day')}"
+    total = (last - first).days
+    header = f"start {first.isoformat()} to end {last.isoformat()}"
+    if last < first:
+        return f"{header}: the end is {span} before the start ({total:,} days)"
+    return f"{header}: {span} ({total:,} days)"
