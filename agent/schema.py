@@ -80,6 +80,7 @@ class RunResult(BaseModel):
     wall_seconds: float = 0.0
     model: str = ""
     trace_path: str | None = None
+    error: str | None = None  # what went wrong, for llm_error stops
 
 
 # ---- events: the one stream the CLI, notebooks and traces consume ----
@@ -87,6 +88,12 @@ class RunResult(BaseModel):
 class StepStarted(BaseModel):
     type: Literal["step_started"] = "step_started"
     index: int
+
+
+class PromptSent(BaseModel):
+    type: Literal["prompt"] = "prompt"
+    index: int
+    messages: list[dict]
 
 
 class LLMOutput(BaseModel):
@@ -123,4 +130,4 @@ class FinalEvent(BaseModel):
     result: RunResult
 
 
-Event = Union[StepStarted, LLMOutput, ActionEvent, ObservationEvent, StepRecorded, FinalEvent]
+Event = Union[StepStarted, PromptSent, LLMOutput, ActionEvent, ObservationEvent, StepRecorded, FinalEvent]

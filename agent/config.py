@@ -1,0 +1,19 @@
+"""One config with every limit of a run spelled out."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+
+class AgentConfig(BaseModel):
+    max_steps: int = Field(12, ge=1, le=10_000)
+    max_wall_seconds: float = Field(600.0, gt=0)
+    max_total_tokens: int = Field(200_000, ge=1)
+    max_consecutive_parse_errors: int = Field(3, ge=1)
+    # The same (action, input) a second time gets a warning; more than repeat_limit repeats stop the run.
+    repeat_limit: int = Field(2, ge=1)
+    observation_max_chars: int = Field(2_000, ge=100)
+    tool_timeout_seconds: float = Field(30.0, gt=0)
+    force_final_answer: bool = True  # at max_steps, one last call asks for the best answer so far
+    trace_dir: Path | None = None    # None: no trace file

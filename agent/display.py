@@ -1,0 +1,64 @@
+"""Live rendering of a run's events on stderr (stdout is kept for the answer)."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from agent.schema import ActionEvent, Event, FinalEvent, ObservationEvent, ParseStatus, RunResult, StepStarted
+
+
+class LiveView:
+    def __init__(self, console: Console | None = None, max_observation_chars: int = 600):
+        self.console = console or Console(stderr=True, highlight=False)
+        self.max_observation_chars = max_observation_chars
+
+    def __call__(self, event: Event) -> None:
+        c = self.console
+        if isinstance(event, StepStarted):
+            c.rule(f"step {event.index}", style="dim")
+        elif isinstance(event, ActionEvent):
+            if event.parse_status is ParseStatus.error:
+                c.print("[red]could not parse the model's output[/red]")
+                return
+            c.print(f"[cyan]Thought:[/cyan] {escape(event.thought)}")
+            c.print(f"[bold magenta]Action:[/bold magenta] {escape(event.action)}")
+            c.print(f"[magenta]Action Input:[/magenta] {escape(event.action_input)}")
+        elif isinstance(event, ObservationEvent):
+            text = event.observation
+            if len(text) > self.max_observation_chars:
+                text = text[: self.max_observation_chars] + " ..."
+            c.print(f"[green]Observation:[/green] {escape(text)} [dim]({event.seconds:.2f} s)[/dim]")
+        elif isinstance(event, FinalEvent):
+            r = event.result
+            note = " (forced at the step limit)" if r.forced_answer else ""
+            c.print(f"[dim]stop: {r.stop_reason.value}{note} · {len(r.steps)} steps · "
+                    f"{r.usage.prompt_tokens}+{r.usage.completion_tokens} tokens · {r.wall_seconds:.1f} s · "
+                    f"{escape(r.model)}[/dim]")
+            if r.error:
+                c.print(f"[red]error:[/red] {escape(r.error)}")
+            if r.trace_path:
+                c.print(f"[dim]trace: {escape(r.trace_path)}[/dim]")
+
+
+def print_trace(events, console: Console) -> None:
+    """`ponder trace FILE`: the same live view, replayed from a trace, plus the prompts sent."""
+    view = LiveView(console, max_observation_chars=2_000)
+    for raw in events:
+        kind = raw.get("type")
+        if kind == "step_started":
+            view(StepStarted(**raw))
+        elif kind == "prompt":
+            size = sum(len(m.get("content", "")) for m in raw.get("messages", []))
+            console.print(f"[dim]prompt: {len(raw.get('messages', []))} messages, {size} chars[/dim]")
+        elif kind == "llm_output":
+            usage = raw.get("usage", {})
+            console.print(f"[dim]llm: {raw.get('seconds', 0):.2f} s, {usage.get('prompt_tokens', 0)} prompt + "
+                          f"{usage.get('completion_tokens', 0)} completion tokens[/dim]")
+        elif kind == "action":
+            view(ActionEvent(**raw))
+        elif kind == "observation":
+            view(ObservationEvent(**raw))
+        elif kind == "final":
+            result = RunResult(**raw["result"])
+            view(FinalEvent(result=result))
+            console.print(f"[bold]Answer:[/bold] {escape(result.answer or '(none)')}")

@@ -1,0 +1,38 @@
+"""Turning tool output into a safe, bounded observation, and running tools under a time limit."""
+from __future__ import annotations
+
+import re
+import threading
+from typing import Callable
+
+# A page or tool result must not be able to forge a step: line-leading step keywords get marked as quoted.
+_STEP_KEYWORD = re.compile(r"(?im)^(\s*[*_`>#-]*\s*)(thought|action input|action|observation|final answer)(\s*):")
+
+
+def neutralise(text: str) -> str:
+    return _STEP_KEYWORD.sub(r"\1\2 (quoted)\3:", text)
+
+
+def truncate(text: str, max_chars: int) -> str:
+    if len(text) <= max_chars:
+        return text
+    return text[:max_chars].rstrip() + f" ... [truncated {len(text) - max_chars} chars]"
+
+
+def clean_observation(text: str, max_chars: int) -> str:
+    text = neutralise(str(text)).strip() or "(the tool returned nothing)"
+    return truncate(text, max_chars)
+
+
+def call_with_timeout(fn: Callable[[], tuple[str, float]], seconds: float, label: str) -> tuple[str, float]:
+    """Run fn in a daemon thread; a tool that hangs past `seconds` becomes an error observation.
+
+    The thread cannot be killed, but it is a daemon, so it never keeps the process alive.
+    """
+    box: list = []
+    worker = threading.Thread(target=lambda: box.append(fn()), daemon=True, name=f"tool-{label}")
+    worker.start()
+    worker.join(seconds)
+    if not box:
+        return f"Error: {label} timed out after {seconds:g} s. Try a simpler input or another tool.", seconds
+    return box[0]

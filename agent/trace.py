@@ -1,0 +1,48 @@
+"""JSONL traces: every event of a run (prompts, raw outputs, parses, tool I/O, timings), one line each.
+
+Written and flushed per event, so a crashed or killed run still leaves its trace up to the last step.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator, TextIO
+
+from pydantic import BaseModel
+
+
+class TraceWriter:
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._file: TextIO | None = None
+        if path:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = path.open("a", encoding="utf-8")
+
+    @classmethod
+    def open(cls, trace_dir: Path | None, run_id: str) -> "TraceWriter":
+        return cls(Path(trace_dir) / run_id / "trace.jsonl" if trace_dir else None)
+
+    def write(self, event: BaseModel) -> None:
+        if self._file:
+            self._file.write(event.model_dump_json() + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file:
+            self._file.close()
+            self._file = None
+
+
+def read_trace(path: str | Path) -> Iterator[dict]:
+    """Events of a trace file; a torn last line (killed mid-write) is skipped, other bad lines raise ValueError."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                return
+            raise ValueError(f"{path}:{number}: not a JSON line") from None
