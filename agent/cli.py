@@ -1,0 +1,185 @@
+"""`ponder`: ask a question, replay a trace, resume a run, inspect memory.
+
+stdout carries only the result (the answer, or --json); live steps, progress and logs go to stderr.
+Exit codes: 0 answered, 1 error, 2 bad usage, 3 stopped by a limit, 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+STRATEGIES = ("retrieval+summary", "retrieval", "window", "full")
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one clear line, exit 2."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    err = Console(stderr=True, highlight=False)
+    logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        return args.handler(args, err)
+    except UsageError as exc:
+        err.print(f"[red]ponder: {exc}[/red]")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/yellow]")
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # last resort: a clear line instead of a traceback (set PONDER_DEBUG=1 for it)
+        if os.environ.get("PONDER_DEBUG"):
+            raise
+        err.print(f"[red]ponder: {type(exc).__name__}: {exc}[/red]")
+        return EXIT_ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ponder", description="A memory-augmented ReAct research agent.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    ask = sub.add_parser("ask", help="answer a question")
+    ask.add_argument("question")
+    _run_options(ask)
+    ask.set_defaults(handler=cmd_ask)
+
+    resume = sub.add_parser("resume", help="continue an interrupted run from its stored steps")
+    resume.add_argument("run_id")
+    _run_options(resume)
+    resume.set_defaults(handler=cmd_resume)
+
+    trace = sub.add_parser("trace", help="print a run's JSONL trace readably")
+    trace.add_argument("file", help="trace.jsonl file, run directory or run id")
+    trace.set_defaults(handler=cmd_trace)
+
+    mem = sub.add_parser("memory", help="list runs, or show what a run stored and retrieved")
+    mem.add_argument("run_id", nargs="?")
+    mem.add_argument("--json", action="store_true", help="machine-readable output")
+    mem.set_defaults(handler=cmd_memory)
+    return p
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", help="model name (PONDER_MODEL); for the local backend a GGUF path also works")
+    p.add_argument("--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL)")
+    p.add_argument("--backend", choices=("local", "openai"), help="LLM backend (PONDER_BACKEND); default: "
+                   "openai when OPENAI_API_KEY/OPENAI_BASE_URL is set, else the embedded local model")
+    p.add_argument("--max-steps", type=_positive_int, default=12)
+    p.add_argument("--max-seconds", type=float, default=600.0, help="wall-time limit for the run")
+    p.add_argument("--memory", choices=STRATEGIES, default="retrieval+summary", help="context strategy")
+    p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
+                   help="keep and recall facts across runs in a named memory space (default: 'default')")
+    p.add_argument("--wiki", choices=("offline", "live", "auto"), help="Wikipedia backend (PONDER_WIKI)")
+    p.add_argument("--trace-dir", type=Path, help="where runs write trace.jsonl (default: $PONDER_HOME/runs)")
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON on stdout")
+    p.add_argument("-q", "--quiet", action="store_true", help="don't stream steps to stderr")
+    p.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
+
+
+# ---- commands ----------------------------------------------------------------------------------------------
+
+def cmd_ask(args, err: Console) -> int:
+    question = args.question.strip()
+    if not question:
+        raise UsageError("the question is empty: ponder ask \"What is 15 raised to the power of 2?\"")
+    from agent.loop import new_run_id
+    return _run(args, err, question, new_run_id(), prior_steps=[])
+
+
+def cmd_resume(args, err: Console) -> int:
+    from memory.store import StepStore
+    store = StepStore.open()
+    run = store.get_run(args.run_id)
+    if run is None:
+        raise UsageError(f"no run {args.run_id!r}; `ponder memory` lists the runs")
+    steps = store.load_steps(args.run_id)
+    err.print(f"[dim]resuming {args.run_id} after {len(steps)} stored steps[/dim]")
+    if run.get("strategy"):
+        args.memory = run["strategy"]
+    return _run(args, err, run["task"], args.run_id, prior_steps=steps)
+
+
+def _run(args, err: Console, task: str, run_id: str, prior_steps) -> int:
+    from agent.config import AgentConfig
+    from agent.display import LiveView
+    from agent.llm.base import LLMError
+    from agent.loop import Agent
+    from agent.llm.select import select_llm
+    from memory import make_memory
+    from memory.paths import ponder_home
+    from tools.defaults import default_tools
+    from tools.wiki_select import make_backend
+
+    config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds,
+                         trace_dir=args.trace_dir or ponder_home() / "runs")
+    try:
+        llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend)
+    except LLMError as exc:
+        err.print(f"[red]ponder: {exc}[/red]")
+        return EXIT_ERROR
+    err.print(f"[dim]model: {llm.name} · memory: {args.memory} · run: {run_id}[/dim]")
+    try:
+        tools = default_tools(make_backend(args.wiki))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    memory = make_memory(args.memory, run_id, task=task, llm=llm, space=args.remember)
+    agent = Agent(llm, tools, memory=memory, config=config, run_id=run_id)
+    result = agent.run(task, on_event=None if args.quiet else LiveView(err), prior_steps=prior_steps)
+    if hasattr(memory, "finish"):
+        memory.finish(result)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    elif result.answer:
+        print(result.answer)
+    if result.stop_reason.value == "final_answer":
+        return EXIT_OK
+    if result.stop_reason.value == "llm_error":
+        return EXIT_ERROR
+    err.print(f"[yellow]stopped: {result.stop_reason.value}[/yellow]")
+    return EXIT_LIMIT
+
+
+def cmd_trace(args, err: Console) -> int:
+    from agent.display import print_trace
+    from agent.trace import read_trace
+    from memory.paths import ponder_home
+
+    path = Path(args.file)
+    if not path.exists():
+        path = ponder_home() / "runs" / args.file  # a bare run id
+    if path.is_dir():
+        path = path / "trace.jsonl"
+    if not path.is_file():
+        raise UsageError(f"no trace at {args.file!r} (give a trace.jsonl file, a run directory or a run id)")
+    try:
+        print_trace(read_trace(path), Console(highlight=False))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{path} is not a Ponder trace: {exc}") from None
+    return EXIT_OK
+
+
+def cmd_memory(args, err: Console) -> int:
+    from memory.inspect import print_memory
+    return print_memory(args.run_id, as_json=args.json, console=Console(highlight=False), err=err)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
