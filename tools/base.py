@@ -50,8 +50,14 @@ class Tool:
                 data = json.loads(text)
             except json.JSONDecodeError:
                 data = None
-            if isinstance(data, dict) and (not self.params or set(data) <= set(self.params)):
-                return data
+            if isinstance(data, dict):
+                if not self.params or set(data) <= set(self.params):
+                    return data
+                if len(self.params) == 1 and len(data) == 1:
+                    return {self.params[0]: next(iter(data.values()))}  # a misnamed key for a one-argument tool
+                unknown = ", ".join(sorted(set(data) - set(self.params)))
+                raise ToolError(f"unknown argument(s) {unknown} for {self.name}; "
+                                f"its arguments are: {', '.join(self.params)}")
         if not self.params:
             return {}
         if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":

@@ -79,7 +79,8 @@ def _factorial(x: Number) -> int:
     if n < 0:
         raise ToolError("factorial needs a non-negative whole number")
     if n > 5000 or _log_gamma_digits(n) > MAX_INT_DIGITS:
-        raise ToolError(f"factorial({n:,}) is too large (the limit is about {MAX_INT_DIGITS:,} digits; n <= 450)")
+        raise ToolError(f"factorial({n:,}) is too large (results are limited to {MAX_INT_DIGITS:,} digits, "
+                        "i.e. n <= 449)")
     return math.factorial(n)
 
 

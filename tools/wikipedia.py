@@ -1,0 +1,155 @@
+"""Wikipedia tools (search, summary, lookup) over any WikiBackend, live or offline.
+
+Missing pages and disambiguation pages are normal research outcomes, so they come back as observations that
+tell the model what to try next; only an unreachable backend is a ToolError.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, TypeVar
+
+from tools.base import Tool, ToolError
+from tools.wiki_base import Disambiguation, PageMissing, WikiBackend, WikiPage, WikiUnavailable
+
+MAX_SUMMARY_CHARS = 1500
+MAX_SEARCH_RESULTS = 5
+MAX_LOOKUP_RESULTS = 3
+MAX_OPTIONS_SHOWN = 10
+MAX_SENTENCE_CHARS = 500
+
+T = TypeVar("T")
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
+_HEADING = re.compile(r"^\s*(=+)\s*(.*?)\s*\1\s*$")
+
+
+def _clean_title(title: str) -> str:
+    text = title.strip().strip("\"'`").strip()
+    if text.startswith("[[") and text.endswith("]]"):
+        text = text[2:-2].strip()
+    return text
+
+
+def _truncate(text: str, limit: int) -> str:
+    """Cut at the last sentence end before `limit` (or at the limit), marking the cut."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = max(head.rfind(". "), head.rfind(".\n"))
+    return (head[: cut + 1] if cut > limit // 2 else head.rstrip()) + " [...]"
+
+
+def sentences_with_sections(content: str) -> list[tuple[str, str]]:
+    """(section heading or '', sentence) for every sentence of a page's plain text."""
+    result: list[tuple[str, str]] = []
+    section = ""
+    for line in content.splitlines():
+        heading = _HEADING.match(line)
+        if heading:
+            section = heading.group(2)
+            continue
+        for sentence in _SENTENCE_END.split(line.strip()):
+            if sentence.strip():
+                result.append((section, sentence.strip()))
+    return result
+
+
+def _split_lookup_input(title: str, text: str) -> tuple[str, str]:
+    if not text.strip() and "|" in title:
+        title, text = title.split("|", 1)
+    title, text = _clean_title(title), text.strip().strip("\"'").strip()
+    if not title or not text:
+        raise ToolError('give the page title and the text to find, as {"title": "Thomas Edison", "text": "born"} '
+                        'or as "Thomas Edison | born"')
+    return title, text
+
+
+def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
+    """wikipedia_search, wikipedia_summary and wikipedia_lookup, all reading from `backend`."""
+    source = f"{backend.name} Wikipedia"
+
+    def call(fn: Callable[[], T]) -> T:
+        try:
+            return fn()
+        except WikiUnavailable as exc:
+            raise ToolError(f"Wikipedia is unavailable ({backend.name} backend: {exc}). Try again later, or "
+                            "answer from what you already know and say it is unverified.") from None
+
+    def load(title: str) -> WikiPage | str:
+        """The page, or an observation explaining why not and what to try instead."""
+        try:
+            return call(lambda: backend.page(title))
+        except Disambiguation as exc:
+            options = exc.options[:MAX_OPTIONS_SHOWN]
+            more = f" (and {len(exc.options) - len(options)} more)" if len(exc.options) > len(options) else ""
+            listed = "; ".join(options) if options else "no options listed"
+            return (f'"{exc.title}" is ambiguous; it may refer to: {listed}{more}. '
+                    "Ask again with one of these exact titles.")
+        except PageMissing as exc:
+            similar = exc.suggestions or call(lambda: backend.search(title, limit=MAX_SEARCH_RESULTS))
+            if similar:
+                return (f'There is no Wikipedia page titled "{title}". Did you mean: {"; ".join(similar)}? '
+                        "Ask again with one of these exact titles.")
+            return (f'There is no Wikipedia page titled "{title}" and a search found nothing similar. '
+                    "Try wikipedia_search with other keywords.")
+
+    def wikipedia_search(query: str) -> str:
+        """Search Wikipedia; returns the best-matching page titles. Input: a few keywords, e.g. light bulb inventor.
+
+        Use a returned title with wikipedia_summary or wikipedia_lookup.
+        """
+        query = query.strip()
+        if not query:
+            raise ToolError("give some keywords to search for, e.g. Thomas Edison")
+        titles = call(lambda: backend.search(query, limit=MAX_SEARCH_RESULTS))
+        if not titles:
+            return f'No Wikipedia pages match "{query}". Try fewer or different keywords.'
+        listed = "\n".join(f"{i}. {t}" for i, t in enumerate(titles, start=1))
+        return f'Wikipedia pages matching "{query}" ({source}):\n{listed}'
+
+    def wikipedia_summary(title: str) -> str:
+        """The introduction of a Wikipedia page. Input: the exact page title, e.g. Thomas Edison.
+
+        If the title is ambiguous or missing you get the candidate titles to choose from.
+        """
+        title = _clean_title(title)
+        if not title:
+            raise ToolError("give a page title, e.g. Thomas Edison")
+        page = load(title)
+        if isinstance(page, str):
+            return page
+        intro = page.summary.strip() or page.content.strip()
+        if not intro:
+            return f'The Wikipedia page "{page.title}" has no text ({source}).'
+        where = f"{source}, {page.url}" if page.url else source
+        return f"{page.title} ({where}):\n{_truncate(intro, MAX_SUMMARY_CHARS)}"
+
+    def wikipedia_lookup(title: str, text: str = "") -> str:
+        """Find the sentences of a Wikipedia page that mention some text. Input: {"title": "Thomas Edison", "text": "born"} or "Thomas Edison | born".
+
+        Like Ctrl+F on the page: returns the first few matching sentences with their section.
+        """
+        title, text = _split_lookup_input(title, text)
+        page = load(title)
+        if isinstance(page, str):
+            return page
+        sentences = sentences_with_sections(page.content or page.summary)
+        needle = text.casefold()
+        hits = [(s, sent) for s, sent in sentences if needle in sent.casefold()]
+        how = "containing"
+        if not hits:
+            words = [w for w in re.findall(r"\w+", needle) if len(w) > 2]
+            if len(words) > 1:
+                hits = [(s, sent) for s, sent in sentences if all(w in sent.casefold() for w in words)]
+                how = "containing all the words of"
+        if not hits:
+            return (f'"{text}" does not appear in the Wikipedia page "{page.title}". '
+                    "Try a shorter or different keyword, or wikipedia_summary.")
+        shown = hits[:MAX_LOOKUP_RESULTS]
+        lines = [f"{i}. {_truncate(sent, MAX_SENTENCE_CHARS)}" + (f" (section: {s})" if s else "")
+                 for i, (s, sent) in enumerate(shown, start=1)]
+        count = f"{len(hits)} sentences" if len(hits) != 1 else "1 sentence"
+        more = f", showing the first {len(shown)}" if len(hits) > len(shown) else ""
+        return f'{count} {how} "{text}" in "{page.title}" ({source}{more}):\n' + "\n".join(lines)
+
+    return [Tool(wikipedia_search), Tool(wikipedia_summary), Tool(wikipedia_lookup)]
