@@ -8,7 +8,7 @@ import pytest
 import wikipedia
 import wikipedia.wikipedia as wikipedia_module
 
-from mediawiki_server import FakePage, MediaWikiServer
+from tests.mediawiki_server import FakePage, MediaWikiServer
 from tools.base import ToolRegistry
 from tools.defaults import default_tools
 from tools.wiki_base import Disambiguation, PageMissing, WikiBackend, WikiUnavailable

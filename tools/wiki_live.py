@@ -43,13 +43,14 @@ class _RequestScope:
 
 _scope: contextvars.ContextVar[_RequestScope | None] = contextvars.ContextVar("ponder_wiki_scope", default=None)
 _install_lock = threading.Lock()
+_original_request: Callable[[dict], dict] | None = None  # the package's own _wiki_request, once replaced
 
 
 def _scoped_request(params: dict[str, Any]) -> dict:
     """Drop-in for wikipedia.wikipedia._wiki_request: same params and result, bounded in time and size."""
     scope = _scope.get()
     if scope is None:
-        return _scoped_request.original(params)  # type: ignore[attr-defined]
+        return _original_request(params)  # type: ignore[misc]  # not ours: behave as the package ships
     params["format"] = "json"
     params.setdefault("action", "query")
     remaining = scope.deadline - time.monotonic()
@@ -81,10 +82,10 @@ def _scoped_request(params: dict[str, Any]) -> dict:
 
 
 def _install_router() -> None:
+    global _original_request
     with _install_lock:
-        current = wikipedia_module._wiki_request
-        if current is not _scoped_request:
-            _scoped_request.original = current  # type: ignore[attr-defined]
+        if _original_request is None:
+            _original_request = wikipedia_module._wiki_request
             wikipedia_module._wiki_request = _scoped_request
 
 
