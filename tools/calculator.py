@@ -41,16 +41,21 @@ def _as_int(x: Number, what: str) -> int:
     return x
 
 
+def _brief(x: Number) -> str:
+    """A number for an error message: long integers as their size, so a message stays short."""
+    return f"<{_digits(x):,}-digit number>" if isinstance(x, int) and _digits(x) > 20 else format_number(x)
+
+
 def _power(base: Number, exp: Number) -> Number:
     if isinstance(base, int) and isinstance(exp, int) and exp >= 0:
         if abs(base) > 1 and exp * math.log10(abs(base)) > MAX_INT_DIGITS:
-            raise ToolError(f"result too large: {format_number(base)}**{format_number(exp)} has more than "
+            raise ToolError(f"result too large: {_brief(base)}**{_brief(exp)} has more than "
                             f"{MAX_INT_DIGITS:,} digits")
         return base ** exp
     try:
         result = float(base) ** float(exp)
     except OverflowError:
-        raise ToolError(f"result too large: {format_number(base)}**{format_number(exp)} overflows") from None
+        raise ToolError(f"result too large: {_brief(base)}**{_brief(exp)} overflows") from None
     except ZeroDivisionError:
         raise ToolError("zero cannot be raised to a negative power") from None
     if isinstance(result, complex):
@@ -79,7 +84,7 @@ def _factorial(x: Number) -> int:
     if n < 0:
         raise ToolError("factorial needs a non-negative whole number")
     if n > 5000 or _log_gamma_digits(n) > MAX_INT_DIGITS:
-        raise ToolError(f"factorial({n:,}) is too large (results are limited to {MAX_INT_DIGITS:,} digits, "
+        raise ToolError(f"factorial({_brief(n)}) is too large (results are limited to {MAX_INT_DIGITS:,} digits, "
                         "i.e. n <= 449)")
     return math.factorial(n)
 
@@ -94,7 +99,7 @@ def _comb_perm(fn: Callable[[int, int], int], name: str) -> Callable[[Number, Nu
             if name == "comb":
                 digits -= _log_gamma_digits(min(k, n - k))
             if digits > MAX_INT_DIGITS:
-                raise ToolError(f"{name}({n:,}, {k:,}) is too large (more than {MAX_INT_DIGITS:,} digits)")
+                raise ToolError(f"{name}({_brief(n)}, {_brief(k)}) is too large (more than {MAX_INT_DIGITS:,} digits)")
         return fn(n, k)
     return bounded
 
