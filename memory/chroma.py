@@ -2,6 +2,10 @@
 
 Chroma's default embedding function downloads a model, so every collection here is created with
 embedding_function=None and callers always pass their own embeddings.
+
+A PersistentClient directory must have one writing process at a time (Chroma is not process-safe there);
+concurrent runs in one process share a client safely, and concurrent processes should use a Chroma server
+(PONDER_CHROMA_HOST / PONDER_CHROMA_PORT / PONDER_CHROMA_TOKEN).
 """
 from __future__ import annotations
 
@@ -14,19 +18,20 @@ from chromadb.config import Settings
 from memory.paths import ponder_home
 
 _SETTINGS = dict(anonymized_telemetry=False, allow_reset=False)
+HTTP_TIMEOUT_SECONDS = 30.0
 
 
 def make_client(mode: str | None = None, path: str | Path | None = None):
-    """mode: "persistent" (default), "http" (PONDER_CHROMA_HOST set) or "memory" (tests)."""
+    """mode: "persistent" (default), "http" (default when PONDER_CHROMA_HOST is set) or "memory" (tests).
+
+    "memory" is one shared in-process instance: callers keep apart by run id / collection name.
+    """
     host = os.environ.get("PONDER_CHROMA_HOST")
     mode = mode or ("http" if host else "persistent")
     if mode == "memory":
         return chromadb.EphemeralClient(settings=Settings(**_SETTINGS))
     if mode == "http":
-        token = os.environ.get("PONDER_CHROMA_TOKEN")
-        headers = {"Authorization": f"Bearer {token}"} if token else None
-        return chromadb.HttpClient(host=host or "localhost", port=int(os.environ.get("PONDER_CHROMA_PORT", "8000")),
-                                   headers=headers, settings=Settings(**_SETTINGS))
+        return _http_client(host or "localhost")
     if mode == "persistent":
         target = Path(path) if path else ponder_home() / "chroma"
         target.mkdir(parents=True, exist_ok=True)
@@ -34,7 +39,27 @@ def make_client(mode: str | None = None, path: str | Path | None = None):
     raise ValueError(f"unknown Chroma mode {mode!r}: use persistent, http or memory")
 
 
+def _http_client(host: str):
+    port_text = os.environ.get("PONDER_CHROMA_PORT", "8000")
+    if not port_text.isdigit():
+        raise ValueError(f"PONDER_CHROMA_PORT must be a port number, not {port_text!r}")
+    token = os.environ.get("PONDER_CHROMA_TOKEN")
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    client = chromadb.HttpClient(host=host, port=int(port_text), ssl=os.environ.get("PONDER_CHROMA_SSL") == "1",
+                                 headers=headers, settings=Settings(**_SETTINGS))
+    # Chroma's HTTP session has no timeout at all; every network call of ours must have one.
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if session is not None:
+        import httpx
+        session.timeout = httpx.Timeout(float(os.environ.get("PONDER_CHROMA_TIMEOUT", HTTP_TIMEOUT_SECONDS)))
+    return client
+
+
 def get_collection(client, name: str, **metadata):
-    """A collection that never embeds by itself (we always pass embeddings)."""
+    """A cosine collection that never embeds by itself (we always pass embeddings).
+
+    metadata is set only when the collection is created; use collection.modify to change it later.
+    """
     return client.get_or_create_collection(name=name, embedding_function=None,
-                                           metadata={"hnsw:space": "cosine", **metadata})
+                                           configuration={"hnsw": {"space": "cosine"}},
+                                           metadata=metadata or None)

@@ -1,0 +1,253 @@
+"""Chroma layout for Ponder's memory.
+
+- ponder-run-<run_id>: the steps of one run, one record per step (id "<index>"), embedding of the step text,
+  the exact Step JSON in metadata. One collection per run because a `where` filter on run_id costs tens of ms
+  at 50k items while a small collection answers in < 1 ms. Its collection metadata is the runs registry entry
+  (task, created, status, strategy, space), so listing runs needs no shared record that two runs could race on.
+- ponder-sum-<run_id>: the running summaries of that run, each with the step range it covers.
+- ponder-space-<name>: long-term memory of a named space (final answers and summaries of finished runs).
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from agent.schema import Step
+from memory.chroma import get_collection, make_client
+from memory.embedding import Embedder, get_embedder
+
+RUN_PREFIX = "ponder-run-"
+SUMMARY_PREFIX = "ponder-sum-"
+SPACE_PREFIX = "ponder-space-"
+# Chroma names: 3-512 chars of [A-Za-z0-9._-], starting and ending with a letter or digit.
+_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,126}[A-Za-z0-9])?$")
+
+
+def check_name(kind: str, name: str) -> str:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(f"invalid {kind} {name!r}: use 1-128 letters, digits, '.', '_' or '-', "
+                         "starting and ending with a letter or digit")
+    return name
+
+
+@dataclass
+class RunInfo:
+    run_id: str
+    task: str = ""
+    created: float = 0.0
+    status: str = "running"
+    steps: int = 0
+    strategy: str = ""
+    space: str = ""
+    answer: str = ""
+
+
+@dataclass
+class StepRecord:
+    """A stored step and what memory showed the model in the prompt that produced it."""
+    step: Step
+    retrieved: list[int] = field(default_factory=list)  # earlier step indices retrieved into that prompt
+    context_tokens: int | None = None
+    summary_upto: int | None = None  # the summary in that prompt covered steps up to here
+
+
+@dataclass
+class Summary:
+    text: str
+    first: int
+    upto: int
+    created: float = 0.0
+
+
+@dataclass
+class Retrieved:
+    step: Step
+    similarity: float
+
+
+@dataclass
+class SpaceItem:
+    text: str
+    kind: str  # "answer" | "summary"
+    run_id: str
+    task: str
+    similarity: float
+
+
+def _ints(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part]
+
+
+class Store:
+    """All reads and writes of Ponder's memory in Chroma. Thread-safe to share within a process."""
+
+    def __init__(self, client=None, embedder: Embedder | None = None):
+        self.client = client if client is not None else make_client()
+        self._embedder = embedder
+        self._collections: dict[str, object] = {}
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = get_embedder()
+        return self._embedder
+
+    def _collection(self, name: str, **metadata):
+        if name not in self._collections:
+            self._collections[name] = get_collection(self.client, name, **metadata)
+        return self._collections[name]
+
+    def _existing(self, name: str):
+        """The collection, or None without creating it (introspection must not invent runs)."""
+        if name in self._collections:
+            return self._collections[name]
+        try:
+            collection = self.client.get_collection(name, embedding_function=None)
+        except Exception:  # Chroma raises NotFoundError / ValueError depending on the backend
+            return None
+        self._collections[name] = collection
+        return collection
+
+    # ---- runs ----
+
+    def open_run(self, run_id: str, *, task: str = "", strategy: str = "", space: str | None = None) -> RunInfo:
+        """Create the run's collection, or reopen it (resume) keeping its steps and registry entry."""
+        check_name("run id", run_id)
+        collection = self._existing(RUN_PREFIX + run_id) or self._collection(
+            RUN_PREFIX + run_id, task=task, created=time.time(), status="running", strategy=strategy,
+            space=space or "", embedder=self.embedder.name)
+        info = self._info(run_id, collection)
+        if task and not info.task:
+            self.update_run(run_id, task=task)
+            info.task = task
+        return info
+
+    def update_run(self, run_id: str, **fields) -> None:
+        collection = self._collection(RUN_PREFIX + check_name("run id", run_id))
+        metadata = dict(collection.metadata or {})
+        metadata.update({key: value for key, value in fields.items() if value is not None})
+        metadata.pop("hnsw:space", None)  # legacy key Chroma refuses to modify
+        collection.modify(metadata=metadata)
+
+    def run_info(self, run_id: str) -> RunInfo | None:
+        collection = self._existing(RUN_PREFIX + check_name("run id", run_id))
+        return None if collection is None else self._info(run_id, collection)
+
+    def list_runs(self) -> list[RunInfo]:
+        """Every run in the store, oldest first."""
+        runs = []
+        for collection in self.client.list_collections():
+            if collection.name.startswith(RUN_PREFIX):
+                runs.append(self._info(collection.name[len(RUN_PREFIX):], collection))
+        return sorted(runs, key=lambda run: (run.created, run.run_id))
+
+    @staticmethod
+    def _info(run_id: str, collection) -> RunInfo:
+        meta = collection.metadata or {}
+        return RunInfo(run_id=run_id, task=meta.get("task", ""), created=float(meta.get("created", 0.0)),
+                       status=meta.get("status", ""), steps=collection.count(), strategy=meta.get("strategy", ""),
+                       space=meta.get("space", ""), answer=meta.get("answer", ""))
+
+    # ---- steps ----
+
+    def add_step(self, run_id: str, step: Step, embedding: np.ndarray, *, retrieved: Sequence[int] = (),
+                 context_tokens: int | None = None, summary_upto: int | None = None) -> None:
+        """Persist one step (upsert: re-adding a step after a resume never duplicates it)."""
+        metadata = {"run_id": run_id, "index": step.index, "action": step.action, "kind": "step",
+                    "parse_status": step.parse_status.value, "started_at": step.started_at,
+                    "stored_at": time.time(), "step_json": step.model_dump_json(),
+                    "retrieved": ",".join(str(i) for i in retrieved)}
+        if context_tokens is not None:
+            metadata["context_tokens"] = context_tokens
+        if summary_upto is not None:
+            metadata["summary_upto"] = summary_upto
+        self._collection(RUN_PREFIX + run_id).upsert(ids=[str(step.index)], embeddings=[embedding.tolist()],
+                                                     documents=[step.as_text()], metadatas=[metadata])
+
+    def step_records(self, run_id: str) -> list[StepRecord]:
+        collection = self._existing(RUN_PREFIX + check_name("run id", run_id))
+        if collection is None:
+            return []
+        records = []
+        for meta in collection.get(include=["metadatas"])["metadatas"]:
+            records.append(StepRecord(step=Step.model_validate_json(meta["step_json"]),
+                                      retrieved=_ints(meta.get("retrieved", "")),
+                                      context_tokens=meta.get("context_tokens"),
+                                      summary_upto=meta.get("summary_upto")))
+        return sorted(records, key=lambda record: record.step.index)
+
+    def load_steps(self, run_id: str) -> list[Step]:
+        """The run's steps exactly as they were added, sorted by index ([] for an unknown run)."""
+        return [record.step for record in self.step_records(run_id)]
+
+    def search_steps(self, run_id: str, query: np.ndarray, n: int) -> list[Retrieved]:
+        collection = self._collection(RUN_PREFIX + run_id)
+        n = min(n, collection.count())
+        if n <= 0:
+            return []
+        result = collection.query(query_embeddings=[query.tolist()], n_results=n,
+                                  include=["metadatas", "distances"])
+        return [Retrieved(step=Step.model_validate_json(meta["step_json"]), similarity=1.0 - distance)
+                for meta, distance in zip(result["metadatas"][0], result["distances"][0])]
+
+    # ---- summaries ----
+
+    def save_summary(self, run_id: str, summary: Summary) -> None:
+        collection = self._collection(SUMMARY_PREFIX + run_id)
+        collection.upsert(ids=[f"{summary.upto:08d}"], embeddings=[self.embedder.embed([summary.text])[0].tolist()],
+                          documents=[summary.text],
+                          metadatas=[{"run_id": run_id, "first": summary.first, "upto": summary.upto,
+                                      "created": summary.created or time.time()}])
+
+    def summaries(self, run_id: str) -> list[Summary]:
+        """All summaries of the run, in the order they were written (the last is the current one)."""
+        collection = self._existing(SUMMARY_PREFIX + check_name("run id", run_id))
+        if collection is None:
+            return []
+        got = collection.get(include=["documents", "metadatas"])
+        found = [Summary(text=text, first=int(meta["first"]), upto=int(meta["upto"]), created=float(meta["created"]))
+                 for text, meta in zip(got["documents"], got["metadatas"])]
+        return sorted(found, key=lambda summary: summary.upto)
+
+    # ---- long-term memory spaces ----
+
+    def remember(self, space: str, run_id: str, task: str, items: Sequence[tuple[str, str]]) -> None:
+        """Store (kind, text) items of a finished run in the space; re-finishing a run replaces them."""
+        items = [(kind, text) for kind, text in items if text.strip()]
+        if not items:
+            return
+        collection = self._collection(SPACE_PREFIX + check_name("memory space", space))
+        vectors = self.embedder.embed([text for _, text in items])  # one batch
+        collection.upsert(ids=[f"{run_id}:{kind}" for kind, _ in items], embeddings=vectors.tolist(),
+                          documents=[text for _, text in items],
+                          metadatas=[{"run_id": run_id, "kind": kind, "task": task, "created": time.time()}
+                                     for kind, _ in items])
+
+    def search_space(self, space: str, query: np.ndarray, n: int, *, exclude_run: str = "") -> list[SpaceItem]:
+        collection = self._collection(SPACE_PREFIX + space)
+        count = collection.count()
+        if count == 0 or n <= 0:
+            return []
+        # One extra per kind, so the current run's own items (after a resume) can be dropped without losing k.
+        result = collection.query(query_embeddings=[query.tolist()], n_results=min(n + 2, count),
+                                  include=["documents", "metadatas", "distances"])
+        items = [SpaceItem(text=text, kind=meta["kind"], run_id=meta["run_id"], task=meta.get("task", ""),
+                           similarity=1.0 - distance)
+                 for text, meta, distance in zip(result["documents"][0], result["metadatas"][0],
+                                                 result["distances"][0])
+                 if meta["run_id"] != exclude_run]
+        return items[:n]
+
+    def space_items(self, space: str) -> list[SpaceItem]:
+        collection = self._existing(SPACE_PREFIX + check_name("memory space", space))
+        if collection is None:
+            return []
+        got = collection.get(include=["documents", "metadatas"])
+        items = [SpaceItem(text=text, kind=meta["kind"], run_id=meta["run_id"], task=meta.get("task", ""),
+                           similarity=1.0) for text, meta in zip(got["documents"], got["metadatas"])]
+        return items
+
