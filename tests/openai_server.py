@@ -1,0 +1,148 @@
+"""A tiny OpenAI-compatible server for tests: stdlib http.server on 127.0.0.1, a random port, its own thread.
+
+It answers POST .../chat/completions from a script of replies (completions, HTTP errors, delays) and
+GET .../models with a fixed list, and records every request so tests can assert on what the client sent.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    status: int = 200
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+    usage: tuple[int, int] | None = (11, 7)  # (prompt, completion); None sends no usage field
+    raw_body: str | None = None              # sent verbatim instead of a completion / error object
+
+
+def completion(text: str, **kwargs) -> Reply:
+    return Reply(text=text, **kwargs)
+
+
+def error(status: int, message: str = "scripted error", **kwargs) -> Reply:
+    return Reply(status=status, text=message, **kwargs)
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    headers: dict[str, str]  # keys lower-cased
+    body: dict | None
+    at: float  # time.monotonic() on arrival
+
+
+class FakeOpenAIServer:
+    def __init__(self, script: list[Reply] | None = None, models: tuple[str, ...] = ("fake-model",)):
+        self.script = list(script or [])
+        self.models = models
+        self.requests: list[Request] = []
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd.daemon_threads = True  # a handler still sleeping on a slow reply must not block shutdown
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def chat_requests(self) -> list[Request]:
+        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def __enter__(self) -> "FakeOpenAIServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._closing.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def _next_reply(self) -> Reply:
+        with self._lock:
+            if self.script:
+                return self.script.pop(0)
+        return error(500, "test server script exhausted")
+
+    def _handler_class(self):
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:  # keep test output clean
+                pass
+
+            def _record(self, body: dict | None) -> None:
+                with server._lock:
+                    server.requests.append(Request(self.command, self.path,
+                                                   {k.lower(): v for k, v in self.headers.items()}, body,
+                                                   time.monotonic()))
+
+            def _send(self, status: int, payload: str, headers: dict[str, str] | None = None) -> None:
+                data = payload.encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for key, value in (headers or {}).items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout test)
+
+            def do_GET(self) -> None:
+                self._record(None)
+                if self.path.endswith("/models"):
+                    data = [{"id": m, "object": "model", "created": 0, "owned_by": "test"} for m in server.models]
+                    self._send(200, json.dumps({"object": "list", "data": data}))
+                else:
+                    self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}))
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw or b"null")
+                except json.JSONDecodeError:
+                    body = None
+                self._record(body)
+                if not self.path.endswith("/chat/completions"):
+                    self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}))
+                    return
+                reply = server._next_reply()
+                if reply.delay:
+                    server._closing.wait(reply.delay)
+                if reply.raw_body is not None:
+                    self._send(reply.status, reply.raw_body, reply.headers)
+                elif reply.status != 200:
+                    payload = {"error": {"message": reply.text, "type": "test_error", "code": reply.status}}
+                    self._send(reply.status, json.dumps(payload), reply.headers)
+                else:
+                    self._send(200, json.dumps(_completion_body(reply, (body or {}).get("model", ""))),
+                               reply.headers)
+
+        return Handler
+
+
+def _completion_body(reply: Reply, model: str) -> dict:
+    body = {
+        "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.text},
+                     "finish_reason": "stop"}],
+    }
+    if reply.usage is not None:
+        prompt, completion_tokens = reply.usage
+        body["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
+                         "total_tokens": prompt + completion_tokens}
+    return body
