@@ -183,7 +183,7 @@ def _interpret(preamble: str, segments: list[tuple[str, str]], status: ParseStat
                 name, action_input, status = words[0], name[len(words[0]):].strip(), ParseStatus.lenient
             else:
                 raise _Problem(f"'Action: {_clip(name)}' has no 'Action Input:' line")
-        if len(name) > 64 or not re.fullmatch(r"[\w.\- ]+", name):
+        if len(name) > 64 or len(name.split()) > 3 or not re.fullmatch(r"[\w.\- ]+", name):
             raise _Problem(f"'Action:' must be one tool name, not '{_clip(name)}'")
         action_input = _unwrap(action_input)
         if action_input.startswith('{"') and not _is_json(action_input):

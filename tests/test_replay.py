@@ -16,8 +16,8 @@ def test_responses_come_back_in_order_and_calls_are_recorded():
     assert isinstance(llm, LLM) and llm.name == "replay"
     assert llm.complete(ASK, stop=["\nObservation:"], tool_names=["calculator"]).text == "first"
     assert llm.complete(ASK[:1]).text == "second"
-    assert [c.messages[-1].content for c in llm.calls] == ["What is 15**2?", "sys prompt"]
-    assert llm.calls[0].stop == ["\nObservation:"] and llm.calls[0].tool_names == ["calculator"]
+    assert [messages[-1].content for messages in llm.calls] == ["What is 15**2?", "sys prompt"]
+    assert llm.stops == [["\nObservation:"], []] and llm.tool_names == [["calculator"], []]
     assert llm.remaining == 0
 
 
@@ -54,11 +54,11 @@ def test_recorded_messages_are_copies():
     llm = Replay(["x"])
     llm.complete(messages)
     messages[0].content = "changed by the caller"
-    assert llm.calls[0].messages[0].content == "original"
+    assert llm.calls[0][0].content == "original"
 
 
 def test_trace_replays_llm_outputs_only(tmp_path):
-    trace = tmp_path / "run.jsonl"
+    trace = tmp_path / "trace.jsonl"
     lines = [{"type": "step_started", "index": 1},
              {"type": "llm_output", "index": 1, "text": "Action: search\nAction Input: Paris",
               "usage": {"prompt_tokens": 1, "completion_tokens": 1}, "seconds": 0.1},
@@ -66,7 +66,7 @@ def test_trace_replays_llm_outputs_only(tmp_path):
              {"type": "llm_output", "index": 2, "text": "Action: Final\nAction Input: Paris",
               "usage": {"prompt_tokens": 1, "completion_tokens": 1}, "seconds": 0.1}]
     trace.write_text("\n".join(json.dumps(x) for x in lines) + "\n\n", encoding="utf-8")
-    llm = Replay(trace=trace)
+    llm = Replay(trace=tmp_path)  # a run directory holding trace.jsonl works too
     assert llm.remaining == 2
     assert llm.complete(ASK).text.startswith("Action: search")
     assert llm.complete(ASK).text.endswith("Action Input: Paris")
@@ -75,15 +75,23 @@ def test_trace_replays_llm_outputs_only(tmp_path):
 
 
 @pytest.mark.parametrize("content, problem", [
-    ('{"type": "llm_output", "text": "ok"}\nnot json\n', "line 2 is not JSON"),
-    ('{"type": "step_started", "index": 1}\n', "no llm_output lines"),
-    ('{"type": "llm_output", "index": 1}\n', "line 1: llm_output without a text field"),
+    ('{"type": "llm_output", "text": "ok"}\nnot json\n{"type": "llm_output", "text": "ok"}\n',
+     "bad trace: .*:2: not a JSON line"),
+    ('{"type": "step_started", "index": 1}\n', "no llm_output events"),
+    ('{"type": "llm_output", "index": 1}\n', "event 1 is an llm_output without a text field"),
 ])
 def test_bad_traces_are_clear_errors(tmp_path, content, problem):
     trace = tmp_path / "bad.jsonl"
     trace.write_text(content, encoding="utf-8")
     with pytest.raises(LLMError, match=problem):
         Replay(trace=trace)
+
+
+def test_torn_last_line_of_a_killed_run_is_skipped(tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text('{"type": "llm_output", "text": "kept"}\n{"type": "llm_out', encoding="utf-8")
+    llm = Replay(trace=trace)
+    assert llm.complete(ASK).text == "kept" and llm.remaining == 0
 
 
 def test_missing_trace_is_a_clear_error(tmp_path):

@@ -1,25 +1,17 @@
 """A scripted LLM: replays fixed responses, a recorded trace, or a test's responder function.
 
 It behaves like a server would: output is cut at the first stop sequence, usage is reported, and every call is
-recorded (``.calls``) so tests can assert on the prompts. Token counts use the shared rough count
+recorded (``.calls``, ``.stops``, ``.tool_names``) so tests can assert on the prompts. Token counts use the shared rough count
 (``count_tokens_fallback``: about 4 characters a token), so they are deterministic, not exact.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from agent.llm.base import Completion, LLMError, Message, count_tokens_fallback
 from agent.schema import Usage
-
-
-@dataclass(frozen=True)
-class ReplayCall:
-    messages: list[Message]
-    stop: list[str]
-    tool_names: list[str]
+from agent.trace import read_trace
 
 
 def apply_stop(text: str, stop: Sequence[str]) -> str:
@@ -30,26 +22,27 @@ def apply_stop(text: str, stop: Sequence[str]) -> str:
 
 
 def load_trace_outputs(path: str | Path) -> list[str]:
-    """The LLM outputs of a recorded JSONL trace: the "text" of every line with type "llm_output"."""
+    """The LLM outputs of a recorded run: the "text" of every trace event with type "llm_output".
+
+    path is a trace.jsonl file or a run directory holding one.
+    """
     path = Path(path)
+    if path.is_dir():
+        path = path / "trace.jsonl"
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        events = list(read_trace(path))
     except OSError as exc:
         raise LLMError(f"cannot read trace {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise LLMError(f"bad trace: {exc}") from None
     outputs = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LLMError(f"trace {path} line {number} is not JSON: {exc.msg}") from None
-        if isinstance(record, dict) and record.get("type") == "llm_output":
-            if not isinstance(record.get("text"), str):
-                raise LLMError(f"trace {path} line {number}: llm_output without a text field")
-            outputs.append(record["text"])
+    for number, event in enumerate(events, 1):
+        if isinstance(event, dict) and event.get("type") == "llm_output":
+            if not isinstance(event.get("text"), str):
+                raise LLMError(f"trace {path}: event {number} is an llm_output without a text field")
+            outputs.append(event["text"])
     if not outputs:
-        raise LLMError(f"trace {path} has no llm_output lines to replay")
+        raise LLMError(f"trace {path} has no llm_output events to replay")
     return outputs
 
 
@@ -66,7 +59,9 @@ class Replay:
         self._script = list(responses) if responses is not None else (
             load_trace_outputs(trace) if trace is not None else [])
         self._next = 0
-        self.calls: list[ReplayCall] = []
+        self.calls: list[list[Message]] = []  # the messages of each call, in order
+        self.stops: list[list[str]] = []        # the stop sequences of each call
+        self.tool_names: list[list[str]] = []   # the tool names of each call
 
     @property
     def remaining(self) -> int:
@@ -75,7 +70,9 @@ class Replay:
     def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
                  tool_names: Sequence[str] = ()) -> Completion:
         messages = [m.model_copy() for m in messages]  # the caller may mutate its list afterwards
-        self.calls.append(ReplayCall(messages=messages, stop=list(stop), tool_names=list(tool_names)))
+        self.calls.append(messages)
+        self.stops.append(list(stop))
+        self.tool_names.append(list(tool_names))
         if self._responder is not None:
             raw = self._responder(messages)
         elif self._next < len(self._script):
