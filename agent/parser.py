@@ -63,7 +63,7 @@ _KINDS = {  # normalised label text -> kind
     "action": "action", "tool": "action", "toolname": "action",
     "actioninput": "input", "actioninputs": "input", "input": "input", "toolinput": "input",
     "finalanswer": "final", "answer": "final",
-    "observation": "observation", "result": "result",
+    "observation": "observation",
 }
 # Line-start labels, any case: optional markdown/list prefix, optional step number, optional bold close.
 _STRICT_LABEL = re.compile(
@@ -129,6 +129,8 @@ def _unwrap(value: str, quotes: bool = False) -> str:
     fence = _FENCE.match(value)
     if fence:
         value = fence["body"].strip()
+    elif value.endswith("```") and value.count("```") == 1:  # the close of a fence around the whole reply
+        value = value[:-3].strip()
     pairs = [("**", "**"), ("`", "`")] + ([('"', '"'), ("'", "'"), ("“", "”")] if quotes else [])
     for left, right in pairs:
         if len(value) > len(left) + len(right) - 1 and value.startswith(left) and value.endswith(right):
@@ -310,7 +312,11 @@ def parse(text: str) -> Parsed:
     """Parse one model reply. Never raises; on failure status is error and .error tells the model why."""
     if not isinstance(text, str) or not text.strip():
         return _error("it was empty")
-    text = cut_invented_observation(text.replace("\r\n", "\n").replace("\u00a0", " "))
+    text = text.replace("\r\n", "\n").replace("\u00a0", " ").strip()
+    fence = _FENCE.match(text)
+    if fence:  # code models like to wrap the whole step in a fence
+        text = fence["body"].strip()
+    text = cut_invented_observation(text)
     layers = [
         lambda: _parse_labels(text, [_STRICT_LABEL], ParseStatus.ok),
         lambda: _parse_json(text),

@@ -68,6 +68,8 @@ CASES = [
     ("inner quotes kept", 'Final Answer: "Dune" and "Emma"', OK, "Final", '"Dune" and "Emma"', None),
     ("final inline in action", "Thought: t\nAction: Final Answer: Oslo", OK, "Final", "Oslo", None),
     ("windows newlines", "Thought: t\r\nAction: search\r\nAction Input: Rome\r\n", OK, "search", "Rome", "t"),
+    ("whole reply fenced", "```\nThought: t\nAction: search\nAction Input: Rome\n```", OK, "search", "Rome", "t"),
+    ("fence closed after input", "Thought: t\nAction: search\nAction Input: Rome\n```", OK, "search", "Rome", None),
     ("trailing period action", "Thought: t\nAction: search.\nAction Input: Rome", OK, "search", "Rome", None),
     # JSON layer
     ("bare json", '{"thought": "t", "action": "search", "action_input": "Nile"}', JSON, "search", "Nile", "t"),
