@@ -105,25 +105,31 @@ def cmd_ask(args, err: Console) -> int:
 
 
 def cmd_resume(args, err: Console) -> int:
-    from memory.store import StepStore
-    store = StepStore.open()
-    run = store.get_run(args.run_id)
+    store = _store()
+    run = store.run_info(args.run_id)
     if run is None:
         raise UsageError(f"no run {args.run_id!r}; `ponder memory` lists the runs")
+    if run.status == "finished":
+        raise UsageError(f"run {args.run_id} already finished; its answer: {run.answer or '(none)'}")
     steps = store.load_steps(args.run_id)
     err.print(f"[dim]resuming {args.run_id} after {len(steps)} stored steps[/dim]")
-    if run.get("strategy"):
-        args.memory = run["strategy"]
-    return _run(args, err, run["task"], args.run_id, prior_steps=steps)
+    args.memory = run.strategy or args.memory
+    args.remember = args.remember or run.space or None
+    return _run(args, err, run.task, args.run_id, prior_steps=steps, store=store)
 
 
-def _run(args, err: Console, task: str, run_id: str, prior_steps) -> int:
+def _store():
+    from memory.store import Store
+    return Store()
+
+
+def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) -> int:
     from agent.config import AgentConfig
     from agent.display import LiveView
     from agent.llm.base import LLMError
     from agent.loop import Agent
     from agent.llm.select import select_llm
-    from memory import make_memory
+    from memory.strategies import make_memory
     from memory.paths import ponder_home
     from tools.defaults import default_tools
     from tools.wiki_select import make_backend
@@ -140,11 +146,11 @@ def _run(args, err: Console, task: str, run_id: str, prior_steps) -> int:
         tools = default_tools(make_backend(args.wiki))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    memory = make_memory(args.memory, run_id, task=task, llm=llm, space=args.remember)
+    memory = make_memory(args.memory, run_id, task=task, store=store, summariser_llm=llm, space=args.remember,
+                         token_counter=getattr(llm, "count_tokens", None))
     agent = Agent(llm, tools, memory=memory, config=config, run_id=run_id)
     result = agent.run(task, on_event=None if args.quiet else LiveView(err), prior_steps=prior_steps)
-    if hasattr(memory, "finish"):
-        memory.finish(result)
+    memory.finish(result)
     if args.json:
         print(result.model_dump_json(indent=2))
     elif result.answer:
@@ -177,8 +183,44 @@ def cmd_trace(args, err: Console) -> int:
 
 
 def cmd_memory(args, err: Console) -> int:
-    from memory.inspect import print_memory
-    return print_memory(args.run_id, as_json=args.json, console=Console(highlight=False), err=err)
+    import dataclasses
+    import json
+    import time
+
+    from rich.markup import escape
+    from rich.table import Table
+
+    store, out = _store(), Console(highlight=False)
+    if not args.run_id:
+        runs = store.list_runs()
+        if args.json:
+            print(json.dumps([dataclasses.asdict(r) for r in runs], indent=2))
+            return EXIT_OK
+        table = Table("run", "created", "status", "steps", "strategy", "task")
+        for r in runs:
+            table.add_row(r.run_id, time.strftime("%Y-%m-%d %H:%M", time.localtime(r.created)), r.status,
+                          str(r.steps), r.strategy, escape(r.task[:60]))
+        out.print(table if runs else "no runs stored yet")
+        return EXIT_OK
+    run = store.run_info(args.run_id)
+    if run is None:
+        raise UsageError(f"no run {args.run_id!r}; `ponder memory` lists the runs")
+    records, summaries = store.step_records(args.run_id), store.summaries(args.run_id)
+    if args.json:
+        print(json.dumps({"run": dataclasses.asdict(run), "summaries": [dataclasses.asdict(s) for s in summaries],
+                          "steps": [{"step": r.step.model_dump(), "retrieved": r.retrieved,
+                                     "context_tokens": r.context_tokens} for r in records]}, indent=2))
+        return EXIT_OK
+    out.print(f"[bold]{run.run_id}[/bold] · {run.status} · {run.strategy} · {escape(run.task)}")
+    for summary in summaries:
+        out.print(f"[cyan]summary of steps {summary.first}-{summary.upto}:[/cyan] {escape(summary.text)}")
+    for r in records:
+        retrieved = ", ".join(map(str, r.retrieved)) or "none"
+        out.print(f"[dim]step {r.step.index} · prompt {r.context_tokens or '?'} memory tokens · retrieved "
+                  f"steps: {retrieved}[/dim]\n{escape(r.step.as_text())}")
+    if run.answer:
+        out.print(f"[bold]Answer:[/bold] {escape(run.answer)}")
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -14,9 +14,24 @@ Thought: <what you know so far and what you will do next>
 Action: <one tool name from the list above, or Final>
 Action Input: <the input for the tool; for Final, the complete answer to the question>
 
-After each Action you will receive an Observation with the tool's result. Never write the Observation \
-yourself. Look facts up instead of guessing, use the calculator for arithmetic (write powers as 15**2), and \
-use date_diff for ages and durations. When you have everything, answer with Action: Final."""
+After each Action you receive an Observation with the tool's result; never write the Observation yourself.
+Rules: look facts up with the Wikipedia tools instead of answering from memory; do all arithmetic with the \
+calculator (write powers as 15**2); use date_diff for ages and durations. Use Final only when every part \
+of the question is answered by an Observation, and make its input a full sentence that answers every part.
+
+Example:
+Question: Who wrote Hamlet, and what is 12 times 12?
+Thought: First I look up Hamlet.
+Action: wikipedia_summary
+Action Input: Hamlet
+Observation: Hamlet is a tragedy written by William Shakespeare ...
+Thought: Shakespeare wrote it. Now the arithmetic.
+Action: calculator
+Action Input: 12*12
+Observation: 144
+Thought: I have both parts.
+Action: Final
+Action Input: Hamlet was written by William Shakespeare, and 12 times 12 is 144."""
 
 TASK = """Question: {task}
 {context}
