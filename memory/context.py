@@ -15,7 +15,7 @@ from memory.store import Retrieved, SpaceItem, Summary
 from memory.tokens import TokenCounter, truncate_to_tokens
 
 RECENT_OBSERVATION_CAPS = (400, 200, 80, 20)  # tried in turn on the recent window's older steps, then all
-RETRIEVED_OBSERVATION_CAPS = (150, 60)
+RETRIEVED_OBSERVATION_CAPS = (120, 50)
 NOTE_TOKENS = 120
 SEPARATOR = "\n\n"
 

@@ -157,16 +157,34 @@ class Store:
     def add_step(self, run_id: str, step: Step, embedding: np.ndarray, *, retrieved: Sequence[int] = (),
                  context_tokens: int | None = None, summary_upto: int | None = None) -> None:
         """Persist one step (upsert: re-adding a step after a resume never duplicates it)."""
-        metadata = {"run_id": run_id, "index": step.index, "action": step.action, "kind": "step",
-                    "parse_status": step.parse_status.value, "started_at": step.started_at,
-                    "stored_at": time.time(), "step_json": step.model_dump_json(),
-                    "retrieved": ",".join(str(i) for i in retrieved)}
+        metadata = self._step_metadata(run_id, step, retrieved)
         if context_tokens is not None:
             metadata["context_tokens"] = context_tokens
         if summary_upto is not None:
             metadata["summary_upto"] = summary_upto
         self._collection(RUN_PREFIX + run_id).upsert(ids=[str(step.index)], embeddings=[embedding.tolist()],
                                                      documents=[step.as_text()], metadatas=[metadata])
+
+    def add_steps(self, run_id: str, steps: Sequence[Step], embeddings: np.ndarray | None = None) -> None:
+        """Persist many steps at once (imports, benchmarks), embedding them in one batch when not given."""
+        if not steps:
+            return
+        if embeddings is None:
+            embeddings = self.embedder.embed([step.as_text() for step in steps])
+        collection = self._collection(RUN_PREFIX + run_id)
+        batch = 1000  # well under Chroma's max batch size
+        for start in range(0, len(steps), batch):
+            part = steps[start:start + batch]
+            collection.upsert(ids=[str(step.index) for step in part],
+                              embeddings=embeddings[start:start + batch].tolist(),
+                              documents=[step.as_text() for step in part],
+                              metadatas=[self._step_metadata(run_id, step, ()) for step in part])
+
+    @staticmethod
+    def _step_metadata(run_id: str, step: Step, retrieved: Sequence[int]) -> dict:
+        return {"run_id": run_id, "index": step.index, "action": step.action, "kind": "step",
+                "parse_status": step.parse_status.value, "started_at": step.started_at, "stored_at": time.time(),
+                "step_json": step.model_dump_json(), "retrieved": ",".join(str(i) for i in retrieved)}
 
     def step_records(self, run_id: str) -> list[StepRecord]:
         collection = self._existing(RUN_PREFIX + check_name("run id", run_id))

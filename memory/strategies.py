@@ -26,7 +26,9 @@ STRATEGIES = ("full", "window", "retrieval", "retrieval+summary")
 DEFAULT_STRATEGY = "retrieval+summary"
 DEFAULT_SPACE = "default"  # the CLI's --remember
 
-TASK_WEIGHT = 0.5  # the query mixes the task (constant over a run) with the latest step (what is needed now)
+# The retrieval query mixes three embeddings: the latest thought (the agent's current information need, the
+# strongest signal), the latest whole step (what was just seen) and the task (constant over the run).
+THOUGHT_WEIGHT, STEP_WEIGHT, TASK_WEIGHT = 1.0, 0.3, 0.3
 
 
 class RunMemory:
@@ -34,7 +36,7 @@ class RunMemory:
 
     def __init__(self, store: Store, run_id: str, strategy: str = DEFAULT_STRATEGY, *, task: str = "",
                  summariser: Summariser | None = None, counter: TokenCounter | None = None,
-                 token_budget: int = 2000, recent_window: int = 4, top_k: int = 4, min_similarity: float = 0.3,
+                 token_budget: int = 2000, recent_window: int = 3, top_k: int = 4, min_similarity: float = 0.3,
                  space: str | None = None, space_k: int = 2, summarise_after: int = 6, summarise_batch: int = 10):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown memory strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
@@ -57,8 +59,10 @@ class RunMemory:
         self.summary: Summary | None = summaries[-1] if summaries else None
         self.last: Assembled | None = None  # what the latest context() showed, recorded with the next step
         self._task_vectors: dict[str, np.ndarray] = {}
-        self._latest_vector = store.embedder.embed([self.steps[-1].as_text()])[0] if self.steps else None
-        self._summarise_from = 0  # after a failed summary, wait for more steps before calling again
+        self._latest: tuple[np.ndarray, np.ndarray | None] | None = None  # (step, thought) vectors
+        if self.steps:
+            self._latest = (store.embedder.embed([self.steps[-1].as_text()])[0], self._embed_thought(self.steps[-1]))
+        self._summarise_from = 0  # len(self.steps) at which the summariser may be called again
 
     # ---- Memory protocol ----
 
@@ -75,7 +79,7 @@ class RunMemory:
             self.steps.sort(key=lambda s: s.index)
         else:
             self.steps.append(step)
-        self._latest_vector = vector
+        self._latest = (vector, self._embed_thought(step))
         if self.summariser is not None:
             self._maybe_summarise()
 
@@ -130,9 +134,17 @@ class RunMemory:
         if task not in self._task_vectors:
             self._task_vectors[task] = self.store.embedder.embed([task])[0]
         query = TASK_WEIGHT * self._task_vectors[task]
-        if self._latest_vector is not None:
-            query = query + self._latest_vector
+        if self._latest is not None:
+            step_vector, thought_vector = self._latest
+            query = query + STEP_WEIGHT * step_vector
+            if thought_vector is not None:
+                query = query + THOUGHT_WEIGHT * thought_vector
         return query / max(float(np.linalg.norm(query)), 1e-12)
+
+    def _embed_thought(self, step: Step) -> np.ndarray | None:
+        # A call of its own, not a batch with the step: padding the short thought to the step's length would
+        # cost as much as a second full embedding.
+        return self.store.embedder.embed([step.thought])[0] if step.thought.strip() else None
 
     def _unsummarised(self, include_recent: bool = False) -> list[Step]:
         older = self.steps if include_recent else self.steps[:-self.recent_window]
@@ -142,6 +154,9 @@ class RunMemory:
     def _maybe_summarise(self) -> None:
         pending = self._unsummarised()
         if len(pending) >= self.summarise_after and len(self.steps) >= self._summarise_from:
+            # At most one summariser call per summarise_after steps, also when catching up a backlog
+            # (after failures or a resume): each call costs an LLM round trip.
+            self._summarise_from = len(self.steps) + self.summarise_after
             self._summarise(pending)
 
     def _summarise(self, pending: list[Step]) -> None:
@@ -151,7 +166,6 @@ class RunMemory:
         previous = self.summary.text if self.summary else ""
         text = self.summariser.fold(self.task, previous, batch)
         if text is None:
-            self._summarise_from = len(self.steps) + self.summarise_after
             return
         self.summary = Summary(text=text, first=self.summary.first if self.summary else batch[0].index,
                                upto=batch[-1].index, created=time.time())
@@ -160,7 +174,7 @@ class RunMemory:
 
 def make_memory(strategy: str = DEFAULT_STRATEGY, run_id: str = "", *, client=None, store: Store | None = None,
                 summariser_llm=None, token_counter: TokenCounter | Callable[[str], int] | None = None,
-                token_budget: int = 2000, recent_window: int = 4, top_k: int = 4, space: str | None = None,
+                token_budget: int = 2000, recent_window: int = 3, top_k: int = 4, space: str | None = None,
                 task: str = "", min_similarity: float = 0.3, summary_tokens: int = 350) -> RunMemory:
     """The Memory for one run. An existing run_id reopens that run (its steps and summary) for resume.
 

@@ -1,0 +1,139 @@
+"""Memory strategies side by side: prompt tokens, recall of old facts, and per-step overhead.
+
+    .venv/bin/python benchmarks/bench_memory.py [--seeds 5] [--sizes 1000,10000] [--embedders minilm,minilm-onnx-int8]
+
+Real Chroma (in memory), the real MiniLM embedder and tokenizer, synthetic Wikipedia-like research steps
+(memory.synthetic). The summariser LLM is scripted (extractive: the first sentence of each observation), so
+summary *content* is not what is measured here; its size and cost are. Prompt tokens = task + memory context,
+counted with MiniLM's tokenizer (the loop's system prompt and tool list come on top). Timings are noisy on a
+shared machine.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.llm.replay import Replay  # noqa: E402
+from memory.chroma import make_client  # noqa: E402
+from memory.embedding import get_embedder  # noqa: E402
+from memory.store import Store  # noqa: E402
+from memory.strategies import STRATEGIES, make_memory  # noqa: E402
+from memory.synthetic import TASK, distractor_step, research_run  # noqa: E402
+from memory.tokens import minilm_token_counter  # noqa: E402
+
+
+def extractive_notes(messages) -> str:
+    """A scripted summariser: keeps the previous notes' facts and adds each new step's first sentence."""
+    prompt = messages[-1].content
+    previous = prompt.split("Current notes:\n", 1)[1].split("\n\nNew steps:", 1)[0]
+    facts = [line for line in previous.splitlines() if line.startswith("- ")]
+    for number, observation in re.findall(r"\[step (\d+)\].*?Observation: ([^\n]*)", prompt, re.S):
+        facts.append(f"- {observation.split('. ')[0]} (step {number})")
+    return "Facts:\n" + "\n".join(facts[-12:]) + "\nOpen questions: none yet"
+
+
+def new_memory(strategy: str, store: Store, run_id: str | None = None):
+    llm = Replay(responder=extractive_notes) if strategy == "retrieval+summary" else None
+    return make_memory(strategy, run_id or f"bench-{uuid.uuid4().hex[:10]}", store=store, summariser_llm=llm,
+                       task=TASK)
+
+
+def strategy_run(strategy: str, store: Store, seed: int, n_steps: int = 100):
+    """Prompt tokens per step and, for each needed fact, whether its step was in the next prompt."""
+    steps, needs = research_run(n_steps, seed=seed)
+    memory = new_memory(strategy, store)
+    count = minilm_token_counter().count
+    task_tokens = count(TASK)
+    tokens, hits = {}, []
+    for step in steps:
+        memory.context(TASK)
+        shown = set(memory.last.retrieved) | set(memory.last.recent)
+        tokens[step.index] = task_tokens + memory.last.tokens
+        if step.index - 1 in needs:
+            hits.append(needs[step.index - 1] in shown)
+        memory.add(step)
+    return tokens, hits
+
+
+def compare_strategies(store: Store, seeds: int) -> None:
+    print(f"\n== prompt tokens (task + memory context) and recall of facts observed >= 20 steps earlier, "
+          f"{seeds} seeded 100-step runs ==")
+    print(f"{'strategy':<20}{'step 10':>9}{'step 50':>9}{'step 100':>10}{'recall':>10}{'trials':>8}")
+    results = {}
+    for strategy in STRATEGIES:
+        runs = [strategy_run(strategy, store, seed) for seed in range(seeds)]
+        at = {n: statistics.mean(tokens[n] for tokens, _ in runs) for n in (10, 50, 100)}
+        hits = [hit for _, run_hits in runs for hit in run_hits]
+        results[strategy] = at[100]
+        print(f"{strategy:<20}{at[10]:>9.0f}{at[50]:>9.0f}{at[100]:>10.0f}{sum(hits) / len(hits):>10.0%}"
+              f"{len(hits):>8}")
+    full = results["full"]
+    for strategy in STRATEGIES[1:]:
+        print(f"  step 100: {strategy} is {full / results[strategy]:.1f}x smaller than full")
+
+
+def overhead(store: Store, size: int, measured: int = 60) -> tuple[list[float], list[float]]:
+    """Per-step add + context time (ms) with `size` steps already stored; also the embedding part alone."""
+    rng = random.Random(size)
+    run_id = f"bench-{size}-{uuid.uuid4().hex[:8]}"
+    prefill = [distractor_step(i, rng) for i in range(1, size + 1)]
+    store.add_steps(run_id, prefill)
+    memory = new_memory("retrieval+summary", store, run_id)
+    memory.context(TASK)
+    totals, embeds = [], []
+    for i in range(size + 1, size + 1 + measured):
+        step = distractor_step(i, rng)
+        start = time.perf_counter()
+        memory.add(step)
+        memory.context(TASK)
+        totals.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        store.embedder.embed([step.as_text()])
+        embeds.append((time.perf_counter() - start) * 1000)
+    return totals, embeds
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[int(0.95 * (len(values) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--sizes", default="1000,10000")
+    parser.add_argument("--embedders", default="minilm,minilm-onnx-int8")
+    args = parser.parse_args()
+    client = make_client("memory")
+    kinds = args.embedders.split(",")
+    start = time.perf_counter()
+    store = Store(client, get_embedder(kinds[0]))
+    print(f"embedder {store.embedder.name} loaded in {time.perf_counter() - start:.1f} s")
+    compare_strategies(store, args.seeds)
+
+    print("\n== memory overhead per step, retrieval+summary (embed + store + retrieve + assemble), ms ==")
+    print(f"{'embedder':<28}{'stored':>8}{'median':>9}{'p95':>8}{'embed median':>14}{'rest median':>13}")
+    medians = {}
+    for kind in kinds:
+        store = Store(client, get_embedder(kind))
+        for size in (int(s) for s in args.sizes.split(",")):
+            totals, embeds = overhead(store, size)
+            medians[kind, size] = statistics.median(totals)
+            rest = statistics.median(t - e for t, e in zip(totals, embeds))
+            print(f"{store.embedder.name:<28}{size:>8}{statistics.median(totals):>9.1f}{p95(totals):>8.1f}"
+                  f"{statistics.median(embeds):>14.1f}{rest:>13.1f}")
+    if len(kinds) == 2:
+        for size in (int(s) for s in args.sizes.split(",")):
+            print(f"  {size} stored: {kinds[1]} is {medians[kinds[0], size] / medians[kinds[1], size]:.2f}x "
+                  f"faster per step than {kinds[0]}")
+
+
+if __name__ == "__main__":
+    main()
