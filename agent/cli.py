@@ -24,7 +24,7 @@ class UsageError(Exception):
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)  # no hard wraps: ids and paths stay whole in logs
     logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
@@ -106,10 +106,10 @@ def cmd_ask(args, err: Console) -> int:
 
 def cmd_resume(args, err: Console) -> int:
     store = _store()
-    run = store.run_info(args.run_id)
+    run = _run_info(store, args.run_id)
     if run is None:
         raise UsageError(f"no run {args.run_id!r}; `ponder memory` lists the runs")
-    if run.status == "finished":
+    if run.status in ("finished", "final_answer"):
         raise UsageError(f"run {args.run_id} already finished; its answer: {run.answer or '(none)'}")
     steps = store.load_steps(args.run_id)
     err.print(f"[dim]resuming {args.run_id} after {len(steps)} stored steps[/dim]")
@@ -123,12 +123,20 @@ def _store():
     return Store()
 
 
+def _run_info(store, run_id: str):
+    try:
+        return store.run_info(run_id)
+    except ValueError as exc:  # not a valid run id at all
+        raise UsageError(str(exc)) from None
+
+
 def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) -> int:
     from agent.config import AgentConfig
     from agent.display import LiveView
     from agent.llm.base import LLMError
     from agent.loop import Agent
     from agent.llm.select import select_llm
+    from rich.markup import escape
     from memory.strategies import make_memory
     from memory.paths import ponder_home
     from tools.defaults import default_tools
@@ -158,6 +166,8 @@ def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) ->
     if result.stop_reason.value == "final_answer":
         return EXIT_OK
     if result.stop_reason.value == "llm_error":
+        if args.quiet:  # the live view, which shows the error, is off
+            err.print(f"[red]ponder: {escape(result.error or 'the LLM call failed')}[/red]")
         return EXIT_ERROR
     err.print(f"[yellow]stopped: {result.stop_reason.value}[/yellow]")
     return EXIT_LIMIT
@@ -176,7 +186,13 @@ def cmd_trace(args, err: Console) -> int:
     if not path.is_file():
         raise UsageError(f"no trace at {args.file!r} (give a trace.jsonl file, a run directory or a run id)")
     try:
-        print_trace(read_trace(path), Console(highlight=False))
+        events = list(read_trace(path))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path} is not a Ponder trace: {exc}") from None
+    if not events or not all(isinstance(event, dict) and "type" in event for event in events):
+        raise UsageError(f"{path} is not a Ponder trace: no trace events in it")
+    try:
+        print_trace(events, Console(highlight=False, soft_wrap=True))
     except (ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{path} is not a Ponder trace: {exc}") from None
     return EXIT_OK
@@ -188,7 +204,7 @@ def cmd_memory(args, err: Console) -> int:
     import time
 
     from rich.markup import escape
-    from rich.table import Table
+    from rich.table import Column, Table
 
     store, out = _store(), Console(highlight=False)
     if not args.run_id:
@@ -196,13 +212,15 @@ def cmd_memory(args, err: Console) -> int:
         if args.json:
             print(json.dumps([dataclasses.asdict(r) for r in runs], indent=2))
             return EXIT_OK
-        table = Table("run", "created", "status", "steps", "strategy", "task")
+        # Run ids and statuses are what people copy or grep: never wrapped, the other columns give way.
+        table = Table(Column("run", no_wrap=True), "created", Column("status", no_wrap=True), "steps", "strategy",
+                      "task")
         for r in runs:
             table.add_row(r.run_id, time.strftime("%Y-%m-%d %H:%M", time.localtime(r.created)), r.status,
                           str(r.steps), r.strategy, escape(r.task[:60]))
         out.print(table if runs else "no runs stored yet")
         return EXIT_OK
-    run = store.run_info(args.run_id)
+    run = _run_info(store, args.run_id)
     if run is None:
         raise UsageError(f"no run {args.run_id!r}; `ponder memory` lists the runs")
     records, summaries = store.step_records(args.run_id), store.summaries(args.run_id)

