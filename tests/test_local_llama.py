@@ -179,8 +179,9 @@ def test_selection_defaults_to_the_embedded_model(clean_env, model_path):
 
 def test_selection_prefers_a_configured_remote_server(clean_env):
     pytest.importorskip("agent.llm.openai_chat")
-    clean_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    clean_env.setenv("OPENAI_API_KEY", "sk-test")  # the client makes no request until complete()
     assert type(select_llm()).__name__ == "OpenAIChat"
+    assert type(select_llm(model="my-model.gguf", backend="openai")).__name__ == "OpenAIChat"
     # an explicit choice wins over the environment
     clean_env.setenv("PONDER_BACKEND", "local")
     with pytest.raises(LLMError, match="not one"):
@@ -190,3 +191,10 @@ def test_selection_prefers_a_configured_remote_server(clean_env):
 def test_selection_rejects_unknown_backends(clean_env):
     with pytest.raises(LLMError, match="Unknown backend"):
         select_llm(backend="gpt")
+
+
+def test_thread_count_follows_the_override_and_never_exceeds_the_cores(monkeypatch):
+    monkeypatch.setenv("PONDER_THREADS", "3")
+    assert local_llama.default_threads() == 3
+    monkeypatch.delenv("PONDER_THREADS")
+    assert 1 <= local_llama.default_threads() <= (local_llama.os.cpu_count() or 1)
