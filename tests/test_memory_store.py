@@ -143,3 +143,19 @@ def test_two_processes_on_one_persistent_store_stay_apart(tmp_path):
         assert [s.index for s in steps] == list(range(1, 13))
         assert all(s.thought.startswith(f"process-{tag} ") for s in steps)
     assert {run.run_id for run in reopened.list_runs()} == set(rids.values())
+
+
+def test_introspection_texts_show_runs_steps_and_retrievals(store):
+    from memory.introspect import format_run, format_runs
+
+    rid = run_id("show")
+    memory = make_memory("retrieval", rid, store=store, task="show me")
+    for i in range(1, 7):
+        memory.context("show me")
+        memory.add(distractor_step(i, random.Random(i)))
+    listing = format_runs(store.list_runs())
+    assert rid in listing and "show me" in listing
+    report = format_run(store, rid)
+    last = store.step_records(rid)[-1]
+    assert f"[step 6] retrieved: {', '.join(map(str, last.retrieved)) or 'none'}" in report
+    assert "No run" in format_run(store, run_id("missing"))
