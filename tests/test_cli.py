@@ -25,7 +25,7 @@ from tests.openai_server import FakeOpenAIServer, completion
 ROOT = Path(__file__).resolve().parent.parent
 PONDER = [sys.executable, "-m", "agent.cli"]
 RUN_TIMEOUT = 180  # seconds for one CLI process; start-up alone is ~5-30 s on a busy 2-core machine
-RUN_ID = re.compile(r"run:\s+(\S+)")  # rich may wrap the start line at 80 columns, before the id
+RUN_ID = re.compile(r"run: (\S+)")
 
 
 def step(thought: str, action: str, action_input: str) -> str:
@@ -96,6 +96,8 @@ def assert_clean_failure(proc: subprocess.CompletedProcess, code: int, message: 
 # ---- shared runs -------------------------------------------------------------------------------------------
 
 ANSWER = "Thomas Edison was born in 1847; 15 squared is 225."
+# More steps than the recent window, so later prompts retrieve the oldest steps from Chroma.
+LIMITED = [step(f"Multiply {n} by seven.", "calculator", f"{n}*7") for n in range(1, 8)]
 SUMMARY = "Facts: Edison was born in 1847 (step 0). 15**2 = 225 (step 1).\nSources: Thomas Edison"
 
 
@@ -110,16 +112,14 @@ class Runs:
             "default": FakeOpenAIServer([completion(text) for text in researched]),
             "json": FakeOpenAIServer([completion(step("Easy.", "calculator", "2+3")),
                                       completion(step("Done.", "Final", "2+3 is 5."))]),
-            "limit": FakeOpenAIServer([completion(step("First.", "calculator", "1+1")),
-                                       completion(step("Again.", "calculator", "2+2")),
-                                       completion("My best answer: 4.")]),
+            "limit": FakeOpenAIServer([completion(text) for text in LIMITED] + [completion("My best answer: 49.")]),
             "remember": FakeOpenAIServer([completion(text) for text in researched] + [completion(SUMMARY)]),
         }
         question = "When was Thomas Edison born, and what is 15**2?"
         commands = {
             "default": ["ask", question],
             "json": ["ask", "What is 2+3?", "--json", "-q", "--memory", "window"],
-            "limit": ["ask", "Count forever", "--max-steps", "2", "--memory", "retrieval"],
+            "limit": ["ask", "Multiply by seven forever", "--max-steps", str(len(LIMITED)), "--memory", "retrieval"],
             "remember": ["ask", question, "--remember", "facts"],
             "unreachable": ["ask", "What is 2+3?", "-q"],
         }
@@ -153,6 +153,8 @@ def test_ask_prints_the_answer_alone_on_stdout_and_the_steps_on_stderr(runs):
     assert "Traceback" not in proc.stderr
     err = proc.stderr
     assert "memory: retrieval+summary" in err  # the default strategy
+    run_id = run_id_of(err)
+    assert f"trace: {runs.homes['default'] / 'runs' / run_id / 'trace.jsonl'}" in err  # whole, never wrapped
     for text in ("step 0", "Action: wikipedia_summary", "American inventor", "step 1", "Observation: 225",
                  "step 2", "stop: final_answer"):
         assert text in err, text
@@ -177,11 +179,12 @@ def test_ask_json_quiet_prints_valid_json_and_no_steps(runs):
 def test_step_limit_prints_the_forced_answer_and_exits_3(runs):
     proc = runs.results["limit"]
     assert proc.returncode == 3, proc.stderr
-    assert proc.stdout == "My best answer: 4.\n"
+    assert proc.stdout == "My best answer: 49.\n"
     assert "stopped: max_steps" in proc.stderr and "forced at the step limit" in proc.stderr
-    forced_prompt = runs.requests("limit")[2]
-    assert len(runs.requests("limit")) == 3
-    assert "run out of steps" in forced_prompt[-1]["content"] and "2+2" in forced_prompt[-1]["content"]
+    requests = runs.requests("limit")
+    assert len(requests) == len(LIMITED) + 1
+    forced_prompt = requests[-1][-1]["content"]
+    assert "run out of steps" in forced_prompt and "7*7" in forced_prompt
 
 
 def test_unreachable_server_is_a_clear_error(runs):
@@ -228,8 +231,9 @@ def test_trace_by_run_id_and_by_file(runs):
     trace_file = home / "runs" / run_id / "trace.jsonl"
     assert trace_file.is_file()
     by_id, by_file = ponder(["trace", run_id], env), ponder(["trace", str(trace_file)], env)
-    assert by_id.returncode == 0 and by_file.returncode == 0, by_id.stderr + by_file.stderr
-    assert by_id.stdout == by_file.stdout
+    by_dir = ponder(["trace", str(trace_file.parent)], env)
+    assert by_id.returncode == by_file.returncode == by_dir.returncode == 0, by_id.stderr + by_file.stderr
+    assert by_id.stdout == by_file.stdout == by_dir.stdout
     out = by_id.stdout
     for text in ("step 0", "prompt: 2 messages", "Action: wikipedia_summary", "Observation: Thomas Edison (live",
                  "American inventor", "step 2", f"Answer: {ANSWER}"):
@@ -274,6 +278,24 @@ def test_memory_of_a_run_shows_its_steps_and_what_was_retrieved(runs):
     assert readable.returncode == 0, readable.stderr
     assert "step 0" in readable.stdout and "retrieved steps:" in readable.stdout
     assert f"Answer: {ANSWER}" in readable.stdout
+
+
+def test_memory_shows_steps_retrieved_from_beyond_the_recent_window(runs):
+    env, run_id = runs.envs["limit"], run_id_of(runs.results["limit"].stderr)
+    steps = memory_json(run_id, env)["steps"]
+    assert [s["step"]["index"] for s in steps] == list(range(len(LIMITED)))
+    for record in steps:
+        assert all(earlier < record["step"]["index"] for earlier in record["retrieved"]), record
+    retrieved = steps[-1]["retrieved"]
+    assert retrieved, "the last prompt retrieved no older step"
+    # The retrieved steps really were in that prompt, under their own heading, not among the recent steps.
+    last_prompt = runs.requests("limit")[len(LIMITED) - 1][-1]["content"]
+    relevant, recent = last_prompt.split("Recent steps:")
+    assert "Relevant earlier steps:" in relevant
+    for earlier in retrieved:
+        assert f"{earlier + 1}*7" in relevant and f"{earlier + 1}*7" not in recent
+    readable = ponder(["memory", run_id], env)
+    assert f"retrieved steps: {', '.join(map(str, steps[-1]['retrieved']))}" in readable.stdout
 
 
 @pytest.mark.parametrize("run_id", ["20990101-000000-abcdef", "../etc"])
