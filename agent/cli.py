@@ -77,13 +77,23 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text}")
+    return value
+
+
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model name (PONDER_MODEL); for the local backend a GGUF path also works")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL)")
     p.add_argument("--backend", choices=("local", "openai"), help="LLM backend (PONDER_BACKEND); default: "
                    "openai when OPENAI_API_KEY/OPENAI_BASE_URL is set, else the embedded local model")
     p.add_argument("--max-steps", type=_positive_int, default=12)
-    p.add_argument("--max-seconds", type=float, default=600.0, help="wall-time limit for the run")
+    p.add_argument("--max-seconds", type=_positive_seconds, default=600.0, help="wall-time limit for the run")
     p.add_argument("--memory", choices=STRATEGIES, default="retrieval+summary", help="context strategy")
     p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
                    help="keep and recall facts across runs in a named memory space (default: 'default')")
@@ -154,8 +164,11 @@ def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) ->
         tools = default_tools(make_backend(args.wiki))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    memory = make_memory(args.memory, run_id, task=task, store=store, summariser_llm=llm, space=args.remember,
-                         token_counter=getattr(llm, "count_tokens", None))
+    try:
+        memory = make_memory(args.memory, run_id, task=task, store=store, summariser_llm=llm, space=args.remember,
+                             token_counter=getattr(llm, "count_tokens", None))
+    except ValueError as exc:  # a bad --remember space name
+        raise UsageError(str(exc)) from None
     agent = Agent(llm, tools, memory=memory, config=config, run_id=run_id)
     result = agent.run(task, on_event=None if args.quiet else LiveView(err), prior_steps=prior_steps)
     memory.finish(result)
