@@ -254,5 +254,18 @@ def cmd_memory(args, err: Console) -> int:
     return EXIT_OK
 
 
+def run() -> None:
+    """Console-script entry point."""
+    code = main()
+    from agent.observations import abandoned_tool_threads
+    if abandoned_tool_threads():
+        # A timed-out tool is still inside native code (e.g. Chroma); interpreter shutdown under it aborts
+        # the process. Everything is persisted and flushed by now, so leave without finalisation.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -24,6 +24,14 @@ def clean_observation(text: str, max_chars: int) -> str:
     return truncate(text, max_chars)
 
 
+_abandoned: list[threading.Thread] = []
+
+
+def abandoned_tool_threads() -> list[threading.Thread]:
+    """Tool threads that timed out and are still running (native code in them can abort a normal exit)."""
+    return [t for t in _abandoned if t.is_alive()]
+
+
 def call_with_timeout(fn: Callable[[], tuple[str, float]], seconds: float, label: str) -> tuple[str, float]:
     """Run fn in a daemon thread; a tool that hangs past `seconds` becomes an error observation.
 
@@ -34,5 +42,6 @@ def call_with_timeout(fn: Callable[[], tuple[str, float]], seconds: float, label
     worker.start()
     worker.join(seconds)
     if not box:
+        _abandoned.append(worker)
         return f"Error: {label} timed out after {seconds:g} s. Try a simpler input or another tool.", seconds
     return box[0]
