@@ -18,6 +18,10 @@ from memory.base import FullHistory, Memory
 from tools.base import ToolRegistry
 
 
+# Stops after which the run still has useful work: one last call asks for the best answer from it.
+_FORCE_AFTER = (StopReason.max_steps, StopReason.repeated_action)
+
+
 class StopRun(Exception):
     """Ends the loop with an explicit stop reason."""
 
@@ -76,7 +80,7 @@ class Agent:
                     raise StopRun(StopReason.final_answer)
         except StopRun as stop:
             reason = stop.reason
-            if reason is StopReason.max_steps and self.config.force_final_answer:
+            if reason in _FORCE_AFTER and self.config.force_final_answer:
                 answer, forced = self._forced_answer(state)
         result = RunResult(run_id=self.run_id, task=task, answer=answer, stop_reason=reason, forced_answer=forced,
                            steps=state.steps, usage=state.usage, wall_seconds=time.monotonic() - state.started,

@@ -77,9 +77,10 @@ def test_max_steps_forces_a_final_answer():
 
 
 def test_repeated_action_warns_then_stops():
-    llm = Replay([step("again", "calculator", "2 +  2")] * 5)
+    llm = Replay([step("again", "calculator", "2 +  2")] * 4 + ["It is 4."])
     result = Agent(llm, counting_tools(), config=AgentConfig(repeat_limit=2)).run("loop")
     assert result.stop_reason is StopReason.repeated_action
+    assert result.forced_answer and result.answer == "It is 4."
     assert result.steps[0].observation == "4"
     assert all("already ran calculator" in s.observation for s in result.steps[1:3])
     assert len(result.steps) == 3
