@@ -147,6 +147,7 @@ def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) ->
     from agent.display import LiveView
     from agent.llm.base import LLMError
     from agent.loop import Agent
+    from agent.schema import StopReason
     from agent.llm.select import select_llm
     from rich.markup import escape
     from memory.strategies import make_memory
@@ -172,7 +173,12 @@ def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) ->
     except ValueError as exc:  # a bad --remember space name
         raise UsageError(str(exc)) from None
     agent = Agent(llm, tools, memory=memory, config=config, run_id=run_id)
-    result = agent.run(task, on_event=None if args.quiet else LiveView(err), prior_steps=prior_steps)
+    try:
+        result = agent.run(task, on_event=None if args.quiet else LiveView(err), prior_steps=prior_steps)
+    except KeyboardInterrupt:
+        memory.store.update_run(run_id, status=StopReason.interrupted.value)  # every finished step is stored
+        err.print(f"[yellow]continue with: ponder resume {run_id}[/yellow]")
+        raise
     memory.finish(result)
     if args.json:
         print(result.model_dump_json(indent=2))

@@ -57,9 +57,10 @@ def test_resume_after_the_process_dies_keeps_every_step_once(tmp_path, sig, exit
         first_err = stderr_path.read_text()
         assert proc.returncode == exit_code, first_err
         assert "Traceback" not in first_err
-        if sig == signal.SIGINT:
-            assert "interrupted" in first_err
         run_id = run_id_of(first_err)
+        if sig == signal.SIGINT:
+            assert "interrupted" in first_err and f"ponder resume {run_id}" in first_err
+            assert memory_json(run_id, env)["run"]["status"] == "interrupted"
         trace = list(read_trace(tmp_path / "home" / "runs" / run_id / "trace.jsonl"))
         recorded = [event["step"] for event in trace if event["type"] == "step_recorded"]
         assert [s["index"] for s in recorded] == list(range(DONE_BEFORE_KILL))
