@@ -28,7 +28,7 @@ def main(steps: int = 200) -> None:
             durations.append(now - last[0])
             last[0] = now
 
-    config = AgentConfig(max_steps=steps + 1, repeat_limit=steps)
+    config = AgentConfig(max_steps=steps + 1, repeat_limit=steps, max_total_tokens=10**9)
     agent = Agent(Replay(script), ToolRegistry([tool(calculator)]), memory=FullHistory(), config=config)
     last[0] = time.perf_counter()
     result = agent.run("benchmark", on_event=tick)
