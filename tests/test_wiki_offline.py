@@ -34,7 +34,7 @@ def wiki(wiki_index_dir) -> OfflineWiki:
 # answers it: for "author of Hamlet" the Hamlet article, which names its author, is as right as Shakespeare's)
 RELEVANCE = [
     ("light bulb inventor", "Thomas Edison"),
-    ("who invented the light bulb", "Incandescent light bulb"),
+    ("who invented the light bulb", ("Incandescent light bulb", "Thomas Edison")),
     ("who painted the Mona Lisa", "Mona Lisa"),
     ("Mona Lisa painter", ("Mona Lisa", "Leonardo da Vinci")),
     ("largest planet solar system", "Jupiter"),

@@ -414,7 +414,9 @@ class OfflineWiki:
             with (self.index_dir / f"{self.fingerprint}.lock").open("w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 client = make_client("persistent", path=self.index_dir)
-                collection = get_collection(client, f"wiki_{self.fingerprint}")
+                # High ef: with 10k vectors, near-exact neighbours cost little and keep rankings reproducible
+                collection = get_collection(client, f"wiki_ef256_{self.fingerprint}",
+                                            **{"hnsw:construction_ef": 256, "hnsw:search_ef": 256})
                 if collection.count() < len(self.docs):
                     self._fill(collection)
             self._collection = collection
