@@ -59,7 +59,7 @@ class Agent:
                 messages = prompts.build_messages(task, self.memory.context(task), self.tools.describe(), _today())
                 memory_seconds = time.perf_counter() - memory_seconds
                 yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages]))
-                completion, llm_seconds = self._complete(messages, state, tool_names=[*self.tools.names, "Final"])
+                completion, llm_seconds = self._complete(messages, state, tool_names=self._allowed_actions(state))
                 yield _log(trace, LLMOutput(index=index, text=completion.text, usage=completion.usage,
                                             seconds=llm_seconds))
                 parsed = parse(completion.text)
@@ -124,12 +124,20 @@ class Agent:
         if len(earlier) - 1 > self.config.repeat_limit:
             raise StopRun(StopReason.repeated_action, f"{parsed.action} {parsed.action_input!r}")
         if len(earlier) > 1:
+            state.repeated_tool = parsed.action
             return (f"Warning: you already ran {parsed.action} with this input at step {earlier[0]}; its result is "
                     "in your work so far. Repeating it will not help: change strategy (another tool, another "
-                    "query) or give the Final answer."), 0.0
+                    "query), go on to another part of the question, or give the Final answer."), 0.0
         observation, seconds = call_with_timeout(lambda: self.tools.execute(parsed.action, parsed.action_input),
                                                  self.config.tool_timeout_seconds, parsed.action)
         return clean_observation(observation, self.config.observation_max_chars), seconds
+
+    def _allowed_actions(self, state: "_RunState") -> list[str]:
+        """Tool names the next step may use. Right after a repeat warning the repeated tool is left out, so a
+        grammar-constrained model must change strategy as the warning says (free-text models just get told)."""
+        names = [n for n in self.tools.names if n != state.repeated_tool]
+        state.repeated_tool = None
+        return [*(names or self.tools.names), "Final"]
 
     def _record(self, step: Step, state: "_RunState") -> None:
         start = time.perf_counter()
@@ -154,6 +162,7 @@ class _RunState:
         self.usage = sum((s.usage for s in steps), Usage())
         self.consecutive_parse_errors = 0
         self.error: str | None = None
+        self.repeated_tool: str | None = None  # the tool of a just-warned repeat
         self.seen: dict[tuple[str, str], list[int]] = {}
         for s in steps:  # a resumed run keeps its repeat history
             self.seen.setdefault((s.action.lower(), " ".join(s.action_input.lower().split())), []).append(s.index)

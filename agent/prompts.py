@@ -15,17 +15,18 @@ Action: <one tool name from the list above, or Final>
 Action Input: <the input for the tool; for Final, the complete answer to the question>
 
 After each Action you receive an Observation with the tool's result; never write the Observation yourself.
-Rules: look facts up with the Wikipedia tools instead of answering from memory; do all arithmetic with the \
-calculator (write powers as 15**2); use date_diff for ages and durations. Use Final only when every part \
-of the question is answered by an Observation, and make its input a full sentence that answers every part.
+Rules: look facts up with the Wikipedia tools; only if they lack a fact (no such page, nothing useful found), \
+use what you know and say so. Do all arithmetic with the calculator (write powers as 15**2); use date_diff \
+for ages and durations. Use Final only when every part of the question is answered, and make its input a \
+full sentence that answers every part.
 
 Example:
 Question: Who wrote Hamlet, and what is 12 times 12?
-Thought: First I look up Hamlet.
+Thought: Two parts: who wrote Hamlet, and 12 times 12. First I look up Hamlet.
 Action: wikipedia_summary
 Action Input: Hamlet
 Observation: Hamlet is a tragedy written by William Shakespeare ...
-Thought: Shakespeare wrote it. Now the arithmetic.
+Thought: Part one is done: Shakespeare wrote it. Now part two, the arithmetic.
 Action: calculator
 Action Input: 12*12
 Observation: 144

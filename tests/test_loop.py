@@ -15,7 +15,7 @@ from agent.trace import read_trace
 from tests.mediawiki_server import start_mediawiki_server
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
-from tools.clock import today
+from tools.clock import current_time, today
 from tools.defaults import default_tools
 from tools.wiki_live import LiveWiki
 
@@ -84,6 +84,21 @@ def test_repeated_action_warns_then_stops():
     assert result.steps[0].observation == "4"
     assert all("already ran calculator" in s.observation for s in result.steps[1:3])
     assert len(result.steps) == 3
+    # right after each warning the repeated tool is left out of the allowed actions (the grammar of a
+    # constrained model), then offered again
+    assert llm.tool_names[0] == ["calculator", "Final"]
+    assert llm.tool_names[2] == ["calculator", "Final"]  # only tool: never leave the model with Final alone
+
+
+def test_a_repeat_warning_takes_the_repeated_tool_off_the_next_step():
+    tools = ToolRegistry([tool(calculator), tool(current_time)])
+    llm = Replay([step("a", "calculator", "1+1"), step("b", "calculator", "1+1"), step("c", "current_time", "UTC"),
+                  step("d", "Final", "2")])
+    result = Agent(llm, tools).run("x")
+    assert result.stop_reason is StopReason.final_answer
+    assert "already ran calculator" in result.steps[1].observation
+    assert "calculator" in llm.tool_names[1] and "calculator" not in llm.tool_names[2]
+    assert "calculator" in llm.tool_names[3]  # offered again once the model moved on
 
 
 def test_parse_errors_stop_after_the_limit():

@@ -89,7 +89,8 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
             similar = exc.suggestions or call(lambda: backend.search(title, limit=MAX_SEARCH_RESULTS))
             if similar:
                 return (f'There is no Wikipedia page titled "{title}". Did you mean: {"; ".join(similar)}? '
-                        "Ask again with one of these exact titles.")
+                        "Ask again with one of these exact titles; if none fits, this Wikipedia lacks the article, so do not "
+                        "ask for it again.")
             return (f'There is no Wikipedia page titled "{title}" and a search found nothing similar. '
                     "Try wikipedia_search with other keywords.")
 
