@@ -27,8 +27,6 @@ def main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # no hard wraps: ids and paths stay whole in logs
     logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    if not getattr(args, "verbose", False):
-        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs index building at DEBUG by default
     try:
         return args.handler(args, err)
     except UsageError as exc:

@@ -30,7 +30,7 @@ class LiveView:
             c.print(f"[green]Observation:[/green] {escape(text)} [dim]({event.seconds:.2f} s)[/dim]")
         elif isinstance(event, FinalEvent):
             r = event.result
-            note = " (forced at the step limit)" if r.forced_answer else ""
+            note = " (answer forced from the work so far)" if r.forced_answer else ""
             c.print(f"[dim]stop: {r.stop_reason.value}{note} · {len(r.steps)} steps · "
                     f"{r.usage.prompt_tokens}+{r.usage.completion_tokens} tokens · {r.wall_seconds:.1f} s · "
                     f"{escape(r.model)}[/dim]")

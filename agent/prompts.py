@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from agent.llm.base import Message
+from memory.base import Context
 
 SYSTEM = """You are Ponder, a careful research assistant. You answer the user's question by working step by \
 step with tools. Today's date is {today}.
@@ -34,9 +35,12 @@ Thought: I have both parts.
 Action: Final
 Action Input: Hamlet was written by William Shakespeare, and 12 times 12 is 144."""
 
-TASK = """Question: {task}
-{context}
-Write the next Thought, Action and Action Input."""
+QUESTION = "Question: {task}"
+
+BACKGROUND = """
+
+What you already know from memory (older steps of this question, and notes from earlier runs):
+{background}"""
 
 CONTEXT_HEADER = "\nYour work so far:\n{context}\n"
 
@@ -44,16 +48,22 @@ FORCED_FINAL = """You have run out of steps. From the work so far, give your bes
 question now, in one or two sentences. If something could not be found, say so. Answer with the text only."""
 
 
-def build_messages(task: str, context: str, tools: str, today: str) -> list[Message]:
-    return [
-        Message(role="system", content=SYSTEM.format(tools=tools, today=today)),
-        Message(role="user", content=TASK.format(task=task, context=CONTEXT_HEADER.format(context=context)
-                                                  if context.strip() else "")),
-    ]
+def build_messages(task: str, context: Context, tools: str, today: str) -> list[Message]:
+    """System prompt, the question (with what memory recalls), then the recent steps as the conversation:
+    each step the model's own turn, each observation the reply to it."""
+    question = QUESTION.format(task=task)
+    if context.background.strip():
+        question += BACKGROUND.format(background=context.background)
+    messages = [Message(role="system", content=SYSTEM.format(tools=tools, today=today)),
+                Message(role="user", content=question)]
+    for step in context.recent:
+        messages.append(Message(role="assistant", content=step.as_call()))
+        messages.append(Message(role="user", content=f"Observation: {step.observation}"))
+    return messages
 
 
-def build_forced_final(task: str, context: str, today: str) -> list[Message]:
+def build_forced_final(task: str, context: Context, today: str) -> list[Message]:
     return [
         Message(role="system", content=f"You are Ponder, a careful research assistant. Today's date is {today}."),
-        Message(role="user", content=f"Question: {task}\n{CONTEXT_HEADER.format(context=context)}\n{FORCED_FINAL}"),
+        Message(role="user", content=f"Question: {task}\n{CONTEXT_HEADER.format(context=context.text)}\n{FORCED_FINAL}"),
     ]

@@ -44,6 +44,9 @@ class Timings(BaseModel):
     memory_seconds: float = 0.0
 
 
+RAW_SHOWN_CHARS = 600  # how much of an unparsable reply is shown back to the model
+
+
 class Step(BaseModel):
     """One Thought -> Action -> Action Input -> Observation turn."""
     index: int
@@ -61,12 +64,15 @@ class Step(BaseModel):
     def is_final(self) -> bool:
         return self.action == "Final"
 
+    def as_call(self) -> str:
+        """The model's turn: its Thought, Action and Action Input, or what it wrote if that did not parse."""
+        if self.parse_status is ParseStatus.error:
+            return self.raw.strip()[:RAW_SHOWN_CHARS] or "(empty reply)"
+        return f"Thought: {self.thought}\nAction: {self.action}\nAction Input: {self.action_input}"
+
     def as_text(self) -> str:
         """The step as the model would have written it, plus its observation."""
-        lines = [f"Thought: {self.thought}", f"Action: {self.action}", f"Action Input: {self.action_input}"]
-        if self.observation:
-            lines.append(f"Observation: {self.observation}")
-        return "\n".join(lines)
+        return f"{self.as_call()}\nObservation: {self.observation}" if self.observation else self.as_call()
 
 
 class RunResult(BaseModel):

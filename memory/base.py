@@ -1,9 +1,31 @@
 """The seam between the loop and memory: the loop tells memory each step and asks it for prompt context."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from agent.schema import Step
+
+
+@dataclass
+class Context:
+    """What memory puts in the next prompt.
+
+    background: long-term summary, notes from earlier runs and relevant earlier steps, as text.
+    recent: the latest steps (observations possibly shortened), which the prompt shows as the conversation's
+    latest turns: small models track their progress far better in their own turns than in a quoted log.
+    """
+    background: str = ""
+    recent: list[Step] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """Everything as one text (the forced final answer's prompt, the summariser, tests)."""
+        recent = f"Recent steps:\n{render_steps(self.recent)}" if self.recent else ""
+        return "\n\n".join(part for part in (self.background, recent) if part)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @runtime_checkable
@@ -12,8 +34,8 @@ class Memory(Protocol):
         """Store a finished step (persisted before the next LLM call)."""
         ...
 
-    def context(self, task: str) -> str:
-        """Text that goes into the next prompt after the task: summary, relevant and recent steps."""
+    def context(self, task: str) -> Context:
+        """What goes into the next prompt after the task: summary, relevant and recent steps."""
         ...
 
 
@@ -31,5 +53,5 @@ class FullHistory:
     def add(self, step: Step) -> None:
         self.steps.append(step)
 
-    def context(self, task: str) -> str:
-        return render_steps(self.steps)
+    def context(self, task: str) -> Context:
+        return Context(recent=list(self.steps))

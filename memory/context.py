@@ -22,8 +22,10 @@ SEPARATOR = "\n\n"
 
 @dataclass
 class Assembled:
-    text: str
+    text: str        # everything, as one text: what the token budget counts
     tokens: int
+    background: str = ""  # notes, summary and retrieved steps: the text before the recent steps
+    recent_steps: list[Step] = field(default_factory=list)  # the recent window, observations cut to fit
     retrieved: list[int] = field(default_factory=list)  # indices of retrieved steps shown
     recent: list[int] = field(default_factory=list)
     summary_upto: int | None = None
@@ -37,10 +39,13 @@ class Assembler:
         self.counter = counter
         self.budget = budget
 
+    def _capped(self, step: Step, cap: int | None) -> Step:
+        if cap is None:
+            return step
+        return step.model_copy(update={"observation": truncate_to_tokens(step.observation, cap, self.counter)})
+
     def _step_text(self, step: Step, cap: int | None) -> str:
-        if cap is not None:
-            step = step.model_copy(update={"observation": truncate_to_tokens(step.observation, cap, self.counter)})
-        return render_steps([step])
+        return render_steps([self._capped(step, cap)])
 
     def _cost(self, pieces: Sequence[str]) -> int:
         return sum(self.counter.count(piece) for piece in pieces) + len(pieces) * self.counter.count(SEPARATOR)
@@ -81,39 +86,52 @@ class Assembler:
         while True:
             shown = sorted(chosen, key=lambda pair: pair[0].step.index)
             sections = [("Notes from earlier runs:", note_pieces), summary_section,
-                        ("Relevant earlier steps:", [piece for _, piece in shown]), ("Recent steps:", recent_pieces)]
-            text = SEPARATOR.join(f"{heading}\n{SEPARATOR.join(pieces)}" for heading, pieces in filter(None, sections)
-                                  if pieces)
+                        ("Relevant earlier steps:", [piece for _, piece in shown])]
+            background = _join(filter(None, sections))
+            text = _join([("", [background]), ("Recent steps:", recent_pieces)])
             tokens = self.counter.count(text) if text else 0
             if tokens <= self.budget or not chosen:
                 break
             chosen.pop()  # chosen is in descending similarity
-        if tokens > self.budget:
-            text = truncate_to_tokens(text, self.budget, self.counter)
+        if tokens > self.budget:  # only a recent window cut to its last step is still over: cut the background
+            background = truncate_to_tokens(background, max(self.budget - self._cost(recent_pieces) - 4, 1),
+                                            self.counter) if background else ""
+            text = _join([("", [background]), ("Recent steps:", recent_pieces)])
             tokens = self.counter.count(text)
-        return Assembled(text=text, tokens=tokens, retrieved=[hit.step.index for hit, _ in shown],
+        return Assembled(text=text, tokens=tokens, background=background, recent_steps=recent_steps,
+                         retrieved=[hit.step.index for hit, _ in shown],
                          recent=[step.index for step in recent_steps],
                          summary_upto=summary.upto if summary else None, notes=note_runs)
 
     def _fit_recent(self, steps: list[Step], budget: int) -> tuple[list[str], list[Step]]:
-        """Recent steps within budget: verbatim if possible, else with older observations cut, else fewer."""
+        """Recent steps within budget: verbatim if possible, else with older observations cut, else fewer.
+
+        Returns the rendered pieces and the steps as shown (copies with cut observations where cut).
+        """
         if not steps:
             return [], []
         heading = self._cost(["Recent steps:"])
-        pieces = [self._step_text(step, None) for step in steps]
-        if heading + self._cost(pieces) <= budget:
-            return pieces, steps
-        for cap in RECENT_OBSERVATION_CAPS:  # older steps of the window first, the latest one last
-            pieces = [self._step_text(step, cap) for step in steps[:-1]] + [pieces[-1]]
-            if heading + self._cost(pieces) <= budget:
-                return pieces, steps
-        for cap in RECENT_OBSERVATION_CAPS:
-            pieces = pieces[:-1] + [self._step_text(steps[-1], cap)]
-            if heading + self._cost(pieces) <= budget:
-                return pieces, steps
-        while len(steps) > 1 and heading + self._cost(pieces) > budget:  # long thoughts: drop the oldest
-            steps, pieces = steps[1:], pieces[1:]
-        if heading + self._cost(pieces) > budget:
-            pieces = [truncate_to_tokens(pieces[0], max(budget - heading, 1), self.counter)]
-        return pieces, steps
 
+        def fits(shown: list[Step]) -> bool:
+            return heading + self._cost([render_steps([step]) for step in shown]) <= budget
+
+        candidates = [list(steps)]
+        for cap in RECENT_OBSERVATION_CAPS:  # older steps of the window first, the latest one last
+            candidates.append([self._capped(step, cap) for step in steps[:-1]] + [steps[-1]])
+        for cap in RECENT_OBSERVATION_CAPS:
+            candidates.append(candidates[-1][:-1] + [self._capped(steps[-1], cap)])
+        shown = next((c for c in candidates if fits(c)), candidates[-1])
+        while len(shown) > 1 and not fits(shown):  # long thoughts: drop the oldest
+            shown = shown[1:]
+        if not fits(shown):  # one step with a huge thought or input: cut those too
+            room = max(budget - heading, 8) // 2
+            shown = [shown[0].model_copy(update={
+                "thought": truncate_to_tokens(shown[0].thought, room, self.counter),
+                "action_input": truncate_to_tokens(shown[0].action_input, room, self.counter)})]
+        return [render_steps([step]) for step in shown], shown
+
+
+def _join(sections) -> str:
+    """Headed sections, skipping empty ones."""
+    return SEPARATOR.join(f"{heading}\n{SEPARATOR.join(pieces)}" if heading else SEPARATOR.join(pieces)
+                          for heading, pieces in sections if any(pieces))

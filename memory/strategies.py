@@ -14,7 +14,7 @@ from typing import Callable
 import numpy as np
 
 from agent.schema import RunResult, Step
-from memory.base import render_steps
+from memory.base import Context, render_steps
 from memory.context import Assembled, Assembler
 from memory.store import Store, Summary, check_name
 from memory.summariser import Summariser
@@ -83,15 +83,16 @@ class RunMemory:
         if self.summariser is not None:
             self._maybe_summarise()
 
-    def context(self, task: str) -> str:
+    def context(self, task: str) -> Context:
         if task and task != self.task:
             self.task = task
             self.store.update_run(self.run_id, task=task)
         if self.strategy == "full":
             text = render_steps(self.steps)
             tokens = sum(self.counter.count(render_steps([step])) for step in self.steps)  # cached per step
-            self.last = Assembled(text=text, tokens=tokens, recent=[step.index for step in self.steps])
-            return text
+            self.last = Assembled(text=text, tokens=tokens, recent_steps=list(self.steps),
+                                  recent=[step.index for step in self.steps])
+            return Context(recent=list(self.steps))
         recent = self.steps[-self.recent_window:]
         retrieved, notes = [], []
         if self.strategy != "window":
@@ -106,7 +107,7 @@ class RunMemory:
                                                                   exclude_run=self.run_id)
                          if item.similarity >= self.min_similarity]
         self.last = self.assembler.assemble(summary=self.summary, recent=recent, retrieved=retrieved, notes=notes)
-        return self.last.text
+        return Context(background=self.last.background, recent=self.last.recent_steps)
 
     # ---- end of run ----
 

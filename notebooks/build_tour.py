@@ -132,11 +132,12 @@ print_table(["step", "action", "input", "parse", "prompt tok", "tool ms", "obser
              for s in result.steps])
 """),
     ("markdown", """
-`Replay` records every call, so you can read exactly what the model was shown, e.g. the user message of the
-last step, where the earlier observations appear under *Your work so far*:
+`Replay` records every call, so you can read exactly what the model was shown at the last step: after the
+system prompt, the question, then each earlier step as the model's own turn with its observation as the reply:
 """),
     ("code", """
-print(tour_llm.calls[-1][-1].content)
+for message in tour_llm.calls[-1][1:]:
+    print(f"[{message.role}] {message.content}\\n")
 """),
     ("markdown", """
 ## 3. Memory strategies and prompt size
@@ -229,7 +230,8 @@ print_table(["step", *STRATEGIES], [(i, *(prompt_tokens[s][i] for s in STRATEGIE
                                     for i in range(len(LONG_SCRIPT))])
 print()
 CALC_STEP = 10  # the prompt that needs both years
-needed = {year: {s: year in runs[s][2].calls[CALC_STEP][-1].content for s in STRATEGIES} for year in ("1889", "1903")}
+needed = {year: {s: any(year in m.content for m in runs[s][2].calls[CALC_STEP][1:]) for s in STRATEGIES}
+          for year in ("1889", "1903")}
 print_table(["strategy", "total prompt tokens", "largest prompt", "step-10 prompt has 1889", "... has 1903"],
             [(s, sum(prompt_tokens[s]), max(prompt_tokens[s]), needed["1889"][s], needed["1903"][s])
              for s in STRATEGIES])

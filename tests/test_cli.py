@@ -291,10 +291,11 @@ def test_memory_shows_steps_retrieved_from_beyond_the_recent_window(runs):
         assert all(earlier < record["step"]["index"] for earlier in record["retrieved"]), record
     retrieved = steps[-1]["retrieved"]
     assert retrieved, "the last prompt retrieved no older step"
-    # The retrieved steps really were in that prompt, under their own heading, not among the recent steps.
-    last_prompt = runs.requests("limit")[len(LIMITED) - 1][-1]["content"]
-    relevant, recent = last_prompt.split("Recent steps:")
-    assert "Relevant earlier steps:" in relevant
+    # The retrieved steps really were in that prompt, under their own heading with the question, not among
+    # the recent steps (the conversation's latest turns).
+    last_prompt = runs.requests("limit")[len(LIMITED) - 1]
+    relevant, recent = last_prompt[1]["content"], " ".join(m["content"] for m in last_prompt[2:])
+    assert "Relevant earlier steps:" in relevant and [m["role"] for m in last_prompt[2:4]] == ["assistant", "user"]
     for earlier in retrieved:
         assert f"{earlier + 1}*7" in relevant and f"{earlier + 1}*7" not in recent
     readable = ponder(["memory", run_id], env)

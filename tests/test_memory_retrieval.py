@@ -45,7 +45,7 @@ def test_planted_step_is_retrieved_among_200_distractors(store):
     memory = make_memory("retrieval", rid, store=store, task=TASK)
     memory.add(Step(index=201, thought="Where and in which year was the Peace of Westphalia signed?",
                     action="wiki_search", action_input="Westphalia treaty", observation="No exact match."))
-    text = memory.context(TASK)
+    text = memory.context(TASK).text
     assert 42 in memory.last.retrieved
     assert "[step 42]" in text and "Osnabrück" in text
     # Chosen steps are shown in chronological order.
@@ -58,7 +58,7 @@ def test_retrieval_drops_the_recent_window_and_weak_matches(store):
     rng = random.Random(3)
     for i in range(1, 12):
         memory.add(distractor_step(i, rng))
-    memory.context(TASK)
+    memory.context(TASK).text
     assert memory.last.recent == [9, 10, 11]
     assert memory.last.retrieved == []  # nothing is that similar
 
@@ -71,7 +71,7 @@ def test_retrieval_summary_prompt_stays_flat_while_full_grows(store):
                              summariser_llm=notes_llm() if strategy != "full" else None)
         tokens[strategy] = []
         for step in steps:
-            memory.context(TASK)
+            memory.context(TASK).text
             tokens[strategy].append(memory.last.tokens)
             memory.add(step)
         if strategy != "full":
@@ -92,7 +92,7 @@ def test_full_strategy_is_the_seed_full_history(store):
         step = distractor_step(i, rng)
         memory.add(step)
         seed.add(step)
-    assert memory.context(TASK) == seed.context(TASK)
+    assert memory.context(TASK).text == seed.context(TASK).text
 
 
 def test_unknown_strategy_lists_the_valid_names(store):
@@ -121,5 +121,5 @@ def test_a_custom_token_counter_is_used(store):
     rng = random.Random(9)
     for i in range(1, 5):
         words.add(distractor_step(i, rng))
-    text = words.context(TASK)
+    text = words.context(TASK).text
     assert words.last.tokens == len(text.split()) <= 150

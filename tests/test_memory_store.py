@@ -44,7 +44,7 @@ def test_load_steps_returns_the_exact_steps_sorted(store):
                   usage=Usage(prompt_tokens=i, completion_tokens=2 * i), started_at=1000.5 + i)
              for i in (1, 2, 3)]
     for step in steps:
-        memory.context("a task")
+        memory.context("a task").text
         memory.add(step)
     assert store.load_steps(rid) == steps
     assert store.load_steps(run_id("unknown")) == []
@@ -61,14 +61,14 @@ def test_reopening_a_run_resumes_without_duplicating(store):
     again.add(steps[-1])  # a loop that re-adds the last stored step must not create a duplicate
     again.add(distractor_step(6, random.Random(6)))
     assert [s.index for s in store.load_steps(rid)] == [1, 2, 3, 4, 5, 6]
-    assert "[step 6]" in again.context("resume me") and "[step 3]" not in again.context("resume me")
+    assert "[step 6]" in again.context("resume me").text and "[step 3]" not in again.context("resume me").text
 
 
 def test_registry_lists_runs_with_status_and_retrieval_records(store):
     rid = run_id("reg")
     memory = make_memory("retrieval", rid, store=store, task="registry task")
     for i in range(1, 8):
-        memory.context("registry task")
+        memory.context("registry task").text
         memory.add(distractor_step(i, random.Random(i)))
     memory.finish(answer="42", status="final_answer")
     info = next(run for run in store.list_runs() if run.run_id == rid)
@@ -93,7 +93,7 @@ def test_concurrent_runs_in_threads_never_see_each_other(store):
         try:
             memory = make_memory("retrieval", rid, store=store, task=f"task {tag}")
             for i in range(1, 16):
-                text = memory.context(f"task {tag}")
+                text = memory.context(f"task {tag}").text
                 assert f"run-{'b' if tag == 'a' else 'a'}" not in text
                 memory.add(Step(index=i, thought=f"run-{tag} thinks {i}", action="wiki_search",
                                 action_input=f"run-{tag} {i}", observation=f"run-{tag} saw item {i}"))
@@ -121,7 +121,7 @@ PROCESS_RUN = textwrap.dedent("""
     memory = make_memory("retrieval", rid, client=make_client("persistent", path), task="task " + tag)
     leaks = 0
     for i in range(1, 13):
-        leaks += ("process-" + ("b" if tag == "a" else "a")) in memory.context("task " + tag)
+        leaks += ("process-" + ("b" if tag == "a" else "a")) in memory.context("task " + tag).text
         memory.add(Step(index=i, thought=f"process-{tag} thinks {i}", action="wiki_search",
                         action_input=f"process-{tag} {i}", observation=f"process-{tag} saw {i}"))
     print(json.dumps({"leaks": leaks, "steps": len(memory.steps)}))
@@ -151,7 +151,7 @@ def test_introspection_texts_show_runs_steps_and_retrievals(store):
     rid = run_id("show")
     memory = make_memory("retrieval", rid, store=store, task="show me")
     for i in range(1, 7):
-        memory.context("show me")
+        memory.context("show me").text
         memory.add(distractor_step(i, random.Random(i)))
     listing = format_runs(store.list_runs())
     assert rid in listing and "show me" in listing

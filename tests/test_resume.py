@@ -77,7 +77,8 @@ def test_resume_after_the_process_dies_keeps_every_step_once(tmp_path, sig, exit
     assert len(requests) == DONE_BEFORE_KILL + 1 + len(AFTER)
     # The resumed run rebuilt, from the store alone, the very prompt the dead process was waiting on.
     assert requests[DONE_BEFORE_KILL + 1] == requests[DONE_BEFORE_KILL]
-    assert "3+3" in requests[DONE_BEFORE_KILL + 1][-1]["content"]
+    last_turn = requests[DONE_BEFORE_KILL + 1][-2]  # the model's own latest step, then its observation
+    assert last_turn["role"] == "assistant" and "3+3" in last_turn["content"]
 
     shown = memory_json(run_id, env)
     steps = [record["step"] for record in shown["steps"]]

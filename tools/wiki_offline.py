@@ -14,6 +14,7 @@ default corpus the vectors ship precomputed in tools/data/, so "building" is jus
 """
 from __future__ import annotations
 
+import logging
 import difflib
 import fcntl
 import functools
@@ -162,6 +163,8 @@ def title_keys(title: str) -> tuple[set[str], set[str]]:
 
 def _stopwords() -> frozenset[str]:
     from bm25s.stopwords import STOPWORDS_EN
+    # Importing bm25s sets its logger to DEBUG, which prints index builds on stderr: follow the app's level.
+    logging.getLogger("bm25s").setLevel(logging.NOTSET)
     # Question words carry no topic: "who painted the Mona Lisa" is about the Mona Lisa.
     return frozenset(STOPWORDS_EN) | {"who", "what", "when", "where", "which", "why", "how", "whom", "whose",
                                       "did", "does", "tell", "about", "known", "called", "many", "much"}
