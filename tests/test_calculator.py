@@ -197,3 +197,12 @@ def test_arbitrary_text_only_ever_raises_tool_error(text):
         assert str(exc)
     else:
         assert isinstance(result, str) and result
+
+
+def test_a_date_in_an_expression_points_to_date_diff():
+    with pytest.raises(ToolError) as err:
+        calculator("2026-12-03 - 1847")
+    assert "date_diff" in str(err.value) and "2026 - 1847" in str(err.value)
+    with pytest.raises(ToolError) as err:
+        calculator("2 +* 3")
+    assert "date_diff" not in str(err.value)

@@ -180,7 +180,7 @@ def test_step_limit_prints_the_forced_answer_and_exits_3(runs):
     proc = runs.results["limit"]
     assert proc.returncode == 3, proc.stderr
     assert proc.stdout == "My best answer: 49.\n"
-    assert "stopped: max_steps" in proc.stderr and "forced at the step limit" in proc.stderr
+    assert "stopped: max_steps" in proc.stderr and "answer forced from the work so far" in proc.stderr
     requests = runs.requests("limit")
     assert len(requests) == len(LIMITED) + 1
     forced_prompt = requests[-1][-1]["content"]

@@ -93,6 +93,30 @@ def test_two_dates_and_edge_cases():
     assert "the end is 1 year, 0 months, 0 days before the start (-366 days)" in backwards
 
 
+def test_a_bare_year_is_answered_by_the_years_with_the_uncertainty_said(frozen):
+    this_year = WINTER.astimezone().date().year
+    span = this_year - 1847
+    assert date_diff("1847", "1931") == ("start 1847 to end 1931: 84 years by the years alone; with the full dates "
+                                         "it is 84 or 83 years (whether the anniversary has passed). Give both "
+                                         "full dates for the exact span.")
+    assert date_diff("1847").startswith(f"start 1847 to end {WINTER.astimezone().date().isoformat()}: {span} years")
+    assert f"{span} or {span - 1} years" in date_diff("1847")
+    assert date_diff("1847-02-11", "1931").startswith("start 1847-02-11 to end 1931: 84 years")
+
+
+def test_two_dates_in_one_input_separated_by_a_comma(frozen):
+    assert date_diff("1847-02-11, 1931-10-18") == date_diff("1847-02-11", "1931-10-18")
+    assert date_diff("February 11, 1847, October 18, 1931") == date_diff("1847-02-11", "1931-10-18")
+    assert date_diff("February 11, 1847") == date_diff("1847-02-11")  # its comma is part of the date
+    assert date_diff("2026-12-03, 1847").startswith("start 2026-12-03 to end 1847: 179 years")
+
+
+def test_a_date_given_as_a_timezone_says_which_tool_to_use():
+    with pytest.raises(ToolError) as err:
+        current_time("2026-12-03")
+    assert "unknown timezone" in str(err.value) and "date_diff" in str(err.value)
+
+
 def test_relative_to_the_real_today():
     assert date_diff("2000-01-01").startswith(f"start 2000-01-01 to end {date.today().isoformat()}")
 
@@ -101,7 +125,7 @@ def test_relative_to_the_real_today():
     ("02/11/1847", "ambiguous"),
     ("2023-02-30", "invalid date"),
     ("the day Edison was born", "YYYY-MM-DD"),
-    ("1847", "YYYY-MM-DD"),
+    ("1847 02", "YYYY-MM-DD"),
 ])
 def test_bad_dates_are_tool_errors(bad, fragment):
     with pytest.raises(ToolError) as err:

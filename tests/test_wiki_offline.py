@@ -138,8 +138,21 @@ def test_title_normalisation(wiki, query, title):
 
 def test_page_fields(wiki):
     page = wiki.page("Thomas Edison")
-    assert page.summary == page.content and "inventor" in page.summary
+    assert "inventor" in page.summary and page.summary in page.content
     assert page.url == "https://en.wikipedia.org/wiki/Thomas_Edison"
+    # the corpus' intros lack the lead's dates; its description has the years, and lookup searches it
+    assert page.description == "American inventor and businessman (1847\u20131931)"
+    assert "1847" in page.content and "1847" not in page.summary
+
+
+def test_summary_and_lookup_show_the_years_from_the_description(wiki):
+    from tools.wikipedia import make_wikipedia_tools
+    tools = {t.name: t for t in make_wikipedia_tools(wiki)}
+    summary = tools["wikipedia_summary"].fn("Thomas Edison")
+    assert summary.startswith("Thomas Edison, American inventor and businessman (1847\u20131931) (offline Wikipedia")
+    assert "1847" in tools["wikipedia_lookup"].fn("Thomas Edison", "1847")
+    missing = tools["wikipedia_lookup"].fn("Thomas Edison", "born")
+    assert "does not appear" in missing and "(1847\u20131931)" in missing
 
 
 def test_ambiguous_bare_title_is_a_disambiguation(wiki):

@@ -192,6 +192,9 @@ def _evaluate(node: ast.AST) -> Number:
                     "parentheses and math functions")
 
 
+_LOOKS_LIKE_DATE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b")
+
+
 def calculator(expression: str) -> str:
     """Evaluate an arithmetic expression, e.g. 15**2, sqrt(2)*3, (2026-1847)/4, log(100, 10).
 
@@ -213,8 +216,9 @@ def calculator(expression: str) -> str:
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, SyntaxError) else str(exc) or type(exc).__name__
         shown = expression.strip() if len(expression.strip()) <= 80 else expression.strip()[:77] + "..."
-        raise ToolError(f"cannot parse {shown!r} as a math expression ({detail}); "
-                        "example: (3 + 4) * 2**3") from None
+        hint = ("dates are not numbers: use date_diff for the time between dates, or subtract the years alone, "
+                "e.g. 2026 - 1847" if _LOOKS_LIKE_DATE.search(expression) else "example: (3 + 4) * 2**3")
+        raise ToolError(f"cannot parse {shown!r} as a math expression ({detail}); {hint}") from None
     try:
         return format_number(_evaluate(tree))
     except ZeroDivisionError:

@@ -58,7 +58,9 @@ def _parse_timezone(name: str) -> tuple[tzinfo | None, str]:
             return ZoneInfo(key), key
         except (ZoneInfoNotFoundError, ValueError):
             pass
-    raise ToolError(f"unknown timezone {text!r}; {TIMEZONE_EXAMPLE}")
+    hint = ("; current_time takes a timezone, not a date: for the time between dates use date_diff"
+            if re.search(r"\d{4}", text) else "")
+    raise ToolError(f"unknown timezone {text!r}; {TIMEZONE_EXAMPLE}{hint}")
 
 
 def current_time(timezone: str = "local") -> str:
@@ -127,12 +129,45 @@ def _plural(n: int, unit: str) -> str:
 
 
 def _split_range(start: str) -> tuple[str, str] | None:
-    """'1847-02-11 to 1931-10-18' given as one input -> the two dates."""
+    """'1847-02-11 to 1931-10-18' (or '1847-02-11, 2026-12-03') given as one input -> the two dates."""
     for sep in (" to ", " until ", " and ", "|", " - "):
         if sep in start:
             left, right = start.split(sep, 1)
             return left, right
+    # A comma also sits inside 'February 11, 1847': split there only if both sides read as dates or years.
+    for at in [m.start() for m in re.finditer(",", start)]:
+        left, right = start[:at], start[at + 1:]
+        if all(_reads_as_date(side) for side in (left, right)):
+            return left, right
     return None
+
+
+def _reads_as_date(text: str) -> bool:
+    if _YEAR.match(text.strip().strip("\"'")):
+        return True
+    try:
+        parse_date(text)
+    except ToolError:
+        return False
+    return True
+
+
+_YEAR = re.compile(r"^(\d{3,4})(?:\s*(AD|CE))?$", re.IGNORECASE)
+
+
+def _years_only(first: str, last: str) -> str | None:
+    """The answer when one side is a bare year (sources often give only the years of birth and death)."""
+    years = [_YEAR.match(side.strip().strip("\"'")) for side in (first, last)]
+    if not any(years):
+        return None
+    (a, a_exact), (b, b_exact) = [(int(m.group(1)), False) if m else (parse_date(side), True)
+                                  for m, side in zip(years, (first, last))]
+    a_year, b_year = (a.year if a_exact else a), (b.year if b_exact else b)
+    span = abs(b_year - a_year)
+    shown = [x.isoformat() if exact else str(x) for x, exact in ((a, a_exact), (b, b_exact))]
+    return (f"start {shown[0]} to end {shown[1]}: {span} years by the years alone; with the full dates it is "
+            f"{span} or {max(span - 1, 0)} years (whether the anniversary has passed). Give both full dates for "
+            "the exact span.")
 
 
 def date_diff(start: str, end: str = "today") -> str:
@@ -143,6 +178,8 @@ def date_diff(start: str, end: str = "today") -> str:
     """
     if end.strip().lower() == "today" and (pair := _split_range(start)):
         start, end = pair
+    if (by_years := _years_only(start, end)) is not None:
+        return by_years
     first, last = parse_date(start), parse_date(end)
     earlier, later = sorted((first, last))
     months = (later.year - earlier.year) * 12 + later.month - earlier.month

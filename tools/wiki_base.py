@@ -11,6 +11,7 @@ class WikiPage(BaseModel):
     summary: str           # the intro / first section
     content: str           # the full text available (offline: same as summary)
     url: str = ""
+    description: str = ""  # Wikidata's short description, e.g. "American inventor and businessman (1847–1931)"
 
 
 class PageMissing(Exception):

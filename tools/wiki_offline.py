@@ -315,7 +315,10 @@ class OfflineWiki:
     def _page(self, index: int) -> WikiPage:
         doc = self.docs[index]
         url = "https://en.wikipedia.org/wiki/" + doc.title.replace(" ", "_")
-        return WikiPage(title=doc.title, summary=doc.text, content=doc.text, url=url)
+        # The corpus' intros drop the lead's parentheses (birth and death dates); its descriptions keep the years,
+        # so the description is part of the text that lookup searches.
+        content = f"{doc.title}: {doc.description}.\n{doc.text}" if doc.description else doc.text
+        return WikiPage(title=doc.title, summary=doc.text, content=content, url=url, description=doc.description)
 
     # -- relevance channels ---------------------------------------------------------------------------------------
 
