@@ -15,5 +15,8 @@ class AgentConfig(BaseModel):
     repeat_limit: int = Field(2, ge=1)
     observation_max_chars: int = Field(2_000, ge=100)
     tool_timeout_seconds: float = Field(30.0, gt=0)
+    # A Final answer whose numbers no observation shows is sent back, at most this often a run, to be worked out
+    # with a tool (0: never).
+    final_number_checks: int = Field(2, ge=0)
     force_final_answer: bool = True  # at max_steps or repeated_action, one last call asks for the best answer
     trace_dir: Path | None = None    # None: no trace file

@@ -8,6 +8,7 @@ from typing import Callable, Iterator
 
 from agent import prompts
 from agent.config import AgentConfig
+from agent.grounding import ungrounded_numbers
 from agent.llm.base import LLM, Completion, LLMError, Message
 from agent.observations import call_with_timeout, clean_observation
 from agent.parser import STOP_SEQUENCES, Parsed, parse
@@ -65,7 +66,7 @@ class Agent:
                 parsed = parse(completion.text)
                 yield _log(trace, ActionEvent(index=index, thought=parsed.thought, action=parsed.action,
                                               action_input=parsed.action_input, parse_status=parsed.status))
-                observation, tool_seconds = ("", 0.0) if parsed.action == "Final" else self._observe(parsed, state)
+                observation, tool_seconds = self._observe(parsed, state)  # for a Final: "" once accepted
                 if observation:
                     yield _log(trace, ObservationEvent(index=index, observation=observation, seconds=tool_seconds))
                 step = Step(index=index, thought=parsed.thought, action=parsed.action,
@@ -75,7 +76,7 @@ class Agent:
                                             memory_seconds=memory_seconds))
                 self._record(step, state)
                 yield _log(trace, StepRecorded(step=step))
-                if parsed.action == "Final":
+                if parsed.action == "Final" and not observation:
                     answer = parsed.action_input
                     raise StopRun(StopReason.final_answer)
         except StopRun as stop:
@@ -113,7 +114,10 @@ class Agent:
         return completion, time.perf_counter() - start
 
     def _observe(self, parsed: Parsed, state: "_RunState") -> tuple[str, float]:
-        """The observation for a non-final action: a parse error, a repeat warning, or the tool's result."""
+        """The observation for an action: a parse error, a repeat warning, the tool's result, or for a Final
+        answer "" (accepted) or why it is sent back."""
+        if parsed.action == "Final":
+            return self._check_final(parsed, state), 0.0
         if parsed.status is ParseStatus.error:
             state.consecutive_parse_errors += 1
             return parsed.error or "Error: could not parse your output.", 0.0
@@ -131,6 +135,21 @@ class Agent:
         observation, seconds = call_with_timeout(lambda: self.tools.execute(parsed.action, parsed.action_input),
                                                  self.config.tool_timeout_seconds, parsed.action)
         return clean_observation(observation, self.config.observation_max_chars), seconds
+
+    def _check_final(self, parsed: Parsed, state: "_RunState") -> str:
+        """A Final answer with numbers that no observation backs goes back to the model (a bounded number of
+        times a run: the model may know better, and then it repeats its answer)."""
+        if state.final_checks >= self.config.final_number_checks:
+            return ""
+        sources = [state.task, _today(), *(step.observation for step in state.steps if step.action != "Final")]
+        missing = ungrounded_numbers(parsed.action_input, sources)
+        if not missing:
+            return ""
+        state.final_checks += 1
+        still = "still " if state.final_checks > 1 else ""
+        return (f"Check before finishing: your answer {still}states {', '.join(missing)}, which no Observation "
+                "shows. Work it out with a tool (calculator, date_diff) or look it up, then write a new Final "
+                "answer that uses the Observations' numbers; if it is right as it is, repeat the same Final answer.")
 
     def _allowed_actions(self, state: "_RunState") -> list[str]:
         """Tool names the next step may use. Right after a repeat warning the repeated tool is left out, so a
@@ -163,6 +182,7 @@ class _RunState:
         self.consecutive_parse_errors = 0
         self.error: str | None = None
         self.repeated_tool: str | None = None  # the tool of a just-warned repeat
+        self.final_checks = sum(s.action == "Final" for s in steps)  # a resumed run's Finals were sent back
         self.seen: dict[tuple[str, str], list[int]] = {}
         for s in steps:  # a resumed run keeps its repeat history
             self.seen.setdefault((s.action.lower(), " ".join(s.action_input.lower().split())), []).append(s.index)

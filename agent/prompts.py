@@ -17,23 +17,37 @@ Action Input: <the input for the tool; for Final, the complete answer to the que
 
 After each Action you receive an Observation with the tool's result; never write the Observation yourself.
 Rules: look facts up with the Wikipedia tools; only if they lack a fact (no such page, nothing useful found), \
-use what you know and say so. Do all arithmetic with the calculator (write powers as 15**2); use date_diff \
-for ages and durations. Use Final only when every part of the question is answered, and make its input a \
-full sentence that answers every part.
+use what you know and say so. Do all arithmetic with the calculator (write powers as 15**2) and all ages and \
+durations with date_diff: never compute in your head. Use Final only when every part of the question is \
+answered, and make its input a full sentence that answers every part with the Observations' numbers.
 
-Example:
+Example 1:
 Question: Who wrote Hamlet, and what is 12 times 12?
 Thought: Two parts: who wrote Hamlet, and 12 times 12. First I look up Hamlet.
 Action: wikipedia_summary
 Action Input: Hamlet
-Observation: Hamlet is a tragedy written by William Shakespeare ...
+Observation: Hamlet, Tragedy by William Shakespeare: Hamlet is a tragedy written by William Shakespeare ...
 Thought: Part one is done: Shakespeare wrote it. Now part two, the arithmetic.
 Action: calculator
 Action Input: 12*12
 Observation: 144
 Thought: I have both parts.
 Action: Final
-Action Input: Hamlet was written by William Shakespeare, and 12 times 12 is 144."""
+Action Input: Hamlet was written by William Shakespeare, and 12 times 12 is 144.
+
+Example 2:
+Question: How many years ago did Apollo 11 land on the Moon?
+Thought: I look up Apollo 11 for its year.
+Action: wikipedia_summary
+Action Input: Apollo 11
+Observation: Apollo 11, First crewed Moon landing (1969): Apollo 11 was the American spaceflight that first landed ...
+Thought: It landed in 1969. The years from then to today come from date_diff, not from my head.
+Action: date_diff
+Action Input: 1969
+Observation: start 1969 to end {today}: {years_since_1969} years by the years alone; ...
+Thought: The Observation gives the number.
+Action: Final
+Action Input: Apollo 11 landed on the Moon in 1969, {years_since_1969} years ago."""
 
 QUESTION = "Question: {task}"
 
@@ -54,7 +68,8 @@ def build_messages(task: str, context: Context, tools: str, today: str) -> list[
     question = QUESTION.format(task=task)
     if context.background.strip():
         question += BACKGROUND.format(background=context.background)
-    messages = [Message(role="system", content=SYSTEM.format(tools=tools, today=today)),
+    system = SYSTEM.format(tools=tools, today=today, years_since_1969=int(today[:4]) - 1969)  # today: YYYY-MM-DD
+    messages = [Message(role="system", content=system),
                 Message(role="user", content=question)]
     for step in context.recent:
         messages.append(Message(role="assistant", content=step.as_call()))

@@ -212,3 +212,24 @@ def test_tools_can_be_added_and_removed_at_run_time():
     registry.remove("shout")
     llm = Replay([step("a", "shout", "hi"), step("b", "Final", "none")])
     assert Agent(llm, registry).run("x").steps[0].observation.startswith("Error: unknown tool")
+
+
+def test_a_final_answer_with_an_unbacked_number_is_sent_back_once():
+    llm = Replay([step("Edison, 1847-1931.", "calculator", "1931 - 1847"),
+                  step("In my head: 2026 - 1847.", "Final", "He was 84 at death and would be 178 today."),
+                  step("Compute it.", "calculator", "2026 - 1847"),
+                  step("Done.", "Final", "He was 84 at death and would be 179 today.")])
+    result = Agent(llm, counting_tools()).run("How old was Edison at death, and how old would he be now?")
+    assert result.stop_reason is StopReason.final_answer and result.answer.endswith("179 today.")
+    bounced = result.steps[1]
+    assert bounced.action == "Final" and "states 178, which no Observation shows" in bounced.observation
+    assert "states 178" in llm.calls[2][-1].content  # the model was told why
+
+
+def test_the_number_check_is_bounded_and_can_be_turned_off():
+    script = [step("guess", "Final", "It is 1234.")] * 3
+    insisted = Agent(Replay(script), counting_tools(), config=AgentConfig(final_number_checks=2)).run("x")
+    assert insisted.stop_reason is StopReason.final_answer and len(insisted.steps) == 3
+    assert "still states 1234" in insisted.steps[1].observation
+    unchecked = Agent(Replay(script[:1]), counting_tools(), config=AgentConfig(final_number_checks=0)).run("x")
+    assert unchecked.answer == "It is 1234." and len(unchecked.steps) == 1
