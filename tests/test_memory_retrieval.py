@@ -113,6 +113,10 @@ def test_budget_truncates_old_observations_before_dropping_recent_steps():
     assert assembled.recent == [1, 2, 3]
     assert all(f"[step {i}]" in assembled.text for i in (1, 2, 3))
     assert TRUNCATION_MARK.strip() in assembled.text
+    # the steps the prompt shows as turns are the same cut copies the budget counted; the stored ones stay whole
+    assert [s.index for s in assembled.recent_steps] == [1, 2, 3] and assembled.background == ""
+    assert all(TRUNCATION_MARK.strip() in s.observation for s in assembled.recent_steps[:-1])
+    assert all(s.observation == long_text for s in steps)
 
 
 def test_a_custom_token_counter_is_used(store):
