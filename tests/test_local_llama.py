@@ -198,3 +198,24 @@ def test_thread_count_follows_the_override_and_never_exceeds_the_cores(monkeypat
     assert local_llama.default_threads() == 3
     monkeypatch.delenv("PONDER_THREADS")
     assert 1 <= local_llama.default_threads() <= (local_llama.os.cpu_count() or 1)
+
+
+@pytest.mark.slow
+def test_real_model_answers_the_seed_demo_through_the_agent(llm, request):
+    """The embedded model with the agent's own prompts, grammar, memory-free loop and the real offline tools."""
+    from pathlib import Path
+
+    from agent.config import AgentConfig
+    from agent.loop import Agent
+    from agent.schema import ParseStatus, StopReason
+    from tools.defaults import default_tools
+    from tools.wiki_offline import OfflineWiki, default_corpus_path
+
+    wiki = OfflineWiki(corpus_path=default_corpus_path(),
+                       index_dir=Path(request.config.cache.mkdir("ponder_wiki_index")))
+    result = Agent(llm, default_tools(wiki), config=AgentConfig(max_steps=8)).run(
+        "What is Python, and what is 15 raised to the power of 2?")
+    assert result.stop_reason is StopReason.final_answer and not result.forced_answer, result.steps
+    assert "225" in result.answer
+    assert any(s.action == "calculator" and s.observation == "225" for s in result.steps)  # not mental arithmetic
+    assert all(s.parse_status is ParseStatus.ok for s in result.steps)  # the grammar keeps every step strict
