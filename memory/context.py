@@ -115,12 +115,18 @@ class Assembler:
         def fits(shown: list[Step]) -> bool:
             return heading + self._cost([render_steps([step]) for step in shown]) <= budget
 
-        candidates = [list(steps)]
-        for cap in RECENT_OBSERVATION_CAPS:  # older steps of the window first, the latest one last
-            candidates.append([self._capped(step, cap) for step in steps[:-1]] + [steps[-1]])
-        for cap in RECENT_OBSERVATION_CAPS:
-            candidates.append(candidates[-1][:-1] + [self._capped(steps[-1], cap)])
-        shown = next((c for c in candidates if fits(c)), candidates[-1])
+        def candidates():  # built lazily: cutting an observation costs a tokenizer pass
+            yield list(steps)
+            older_cut = list(steps)
+            for cap in RECENT_OBSERVATION_CAPS:  # older steps of the window first, the latest one last
+                older_cut = [self._capped(step, cap) for step in steps[:-1]] + [steps[-1]]
+                yield older_cut
+            for cap in RECENT_OBSERVATION_CAPS:
+                yield older_cut[:-1] + [self._capped(steps[-1], cap)]
+
+        for shown in candidates():
+            if fits(shown):
+                break
         while len(shown) > 1 and not fits(shown):  # long thoughts: drop the oldest
             shown = shown[1:]
         if not fits(shown):  # one step with a huge thought or input: cut those too
