@@ -9,6 +9,7 @@ concurrent runs in one process share a client safely, and concurrent processes s
 """
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 
@@ -33,10 +34,17 @@ def make_client(mode: str | None = None, path: str | Path | None = None):
     if mode == "http":
         return _http_client(host or "localhost")
     if mode == "persistent":
-        target = Path(path) if path else ponder_home() / "chroma"
-        target.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(target), settings=Settings(**_SETTINGS))
+        return _persistent_client(Path(path) if path else ponder_home() / "chroma")
     raise ValueError(f"unknown Chroma mode {mode!r}: use persistent, http or memory")
+
+
+def _persistent_client(target: Path):
+    """Opening a client runs Chroma's schema migrations; two processes opening a new directory at once race
+    ("table collections already exists", measured 3 of 32 opens). A file lock makes them take turns."""
+    target.mkdir(parents=True, exist_ok=True)
+    with open(target / ".ponder-open.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, or by the OS if the process dies
+        return chromadb.PersistentClient(path=str(target), settings=Settings(**_SETTINGS))
 
 
 def _http_client(host: str):

@@ -159,3 +159,15 @@ def test_introspection_texts_show_runs_steps_and_retrievals(store):
     last = store.step_records(rid)[-1]
     assert f"[step 6] retrieved: {', '.join(map(str, last.retrieved)) or 'none'}" in report
     assert "No run" in format_run(store, run_id("missing"))
+
+
+def test_processes_opening_a_new_persistent_store_at_once_all_succeed(tmp_path):
+    # Unserialised, Chroma's first-open migrations raced here: "table collections already exists" in 3 of 32 opens.
+    code = ("import sys\nfrom memory.chroma import make_client\n"
+            "make_client('persistent', sys.argv[1]).get_or_create_collection('probe', embedding_function=None)\n")
+    for trial in range(3):
+        procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / f"store{trial}")], cwd=ROOT,
+                                  stderr=subprocess.PIPE, text=True) for _ in range(4)]
+        for proc in procs:
+            _, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err[-1000:]
