@@ -1,8 +1,9 @@
 """Is a final answer's every number backed by the question or an observation?
 
 Small models like to finish with a number they worked out in their head (an age, a product) instead of
-with a tool. The loop checks a Final answer once: numbers that appear in no observation, nor in the question
-or today's date, are sent back to the model, which can then compute or look them up, or answer again.
+with a tool. The loop checks a Final answer (a bounded number of times a run): numbers that appear in no
+observation, nor in the question or today's date, are sent back to the model, which can then compute or look
+them up, or answer again.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def _numbers(text: str) -> list[str]:
         whole, _, fraction = value.partition(".")
         whole, fraction = whole.lstrip("0") or "0", fraction.rstrip("0")
         value = f"{whole}.{fraction}" if fraction else whole
-        if value and (len(value.split(".")[0]) > 1 or "." in value):
+        if "." in value or len(value) > 1:
             found.append(value)
     return found
 

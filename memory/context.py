@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from agent.schema import Step
-from memory.base import render_steps
+from memory.base import Context, render_steps
 from memory.store import Retrieved, SpaceItem, Summary
 from memory.tokens import TokenCounter, truncate_to_tokens
 
@@ -88,7 +88,7 @@ class Assembler:
             sections = [("Notes from earlier runs:", note_pieces), summary_section,
                         ("Relevant earlier steps:", [piece for _, piece in shown])]
             background = _join(filter(None, sections))
-            text = _join([("", [background]), ("Recent steps:", recent_pieces)])
+            text = Context(background, recent_steps).text
             tokens = self.counter.count(text) if text else 0
             if tokens <= self.budget or not chosen:
                 break
@@ -96,7 +96,7 @@ class Assembler:
         if tokens > self.budget:  # only a recent window cut to its last step is still over: cut the background
             background = truncate_to_tokens(background, max(self.budget - self._cost(recent_pieces) - 4, 1),
                                             self.counter) if background else ""
-            text = _join([("", [background]), ("Recent steps:", recent_pieces)])
+            text = Context(background, recent_steps).text
             tokens = self.counter.count(text)
         return Assembled(text=text, tokens=tokens, background=background, recent_steps=recent_steps,
                          retrieved=[hit.step.index for hit, _ in shown],
@@ -139,5 +139,4 @@ class Assembler:
 
 def _join(sections) -> str:
     """Headed sections, skipping empty ones."""
-    return SEPARATOR.join(f"{heading}\n{SEPARATOR.join(pieces)}" if heading else SEPARATOR.join(pieces)
-                          for heading, pieces in sections if any(pieces))
+    return SEPARATOR.join(f"{heading}\n{SEPARATOR.join(pieces)}" for heading, pieces in sections if pieces)

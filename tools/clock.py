@@ -142,29 +142,36 @@ def _split_range(start: str) -> tuple[str, str] | None:
     return None
 
 
+_YEAR = re.compile(r"^(\d{3,4})(?:\s*(AD|CE))?$", re.IGNORECASE)
+
+
+def _bare_year(text: str) -> int | None:
+    year = _YEAR.match(text.strip().strip("\"'"))
+    return int(year.group(1)) if year else None
+
+
+def _year_or_date(text: str) -> int | date:
+    """A bare year as an int, else a date (ToolError if it is neither)."""
+    year = _bare_year(text)
+    return year if year is not None else parse_date(text)
+
+
 def _reads_as_date(text: str) -> bool:
-    if _YEAR.match(text.strip().strip("\"'")):
-        return True
     try:
-        parse_date(text)
+        _year_or_date(text)
     except ToolError:
         return False
     return True
 
 
-_YEAR = re.compile(r"^(\d{3,4})(?:\s*(AD|CE))?$", re.IGNORECASE)
-
-
 def _years_only(first: str, last: str) -> str | None:
     """The answer when one side is a bare year (sources often give only the years of birth and death)."""
-    years = [_YEAR.match(side.strip().strip("\"'")) for side in (first, last)]
-    if not any(years):
+    if all(_bare_year(side) is None for side in (first, last)):
         return None
-    (a, a_exact), (b, b_exact) = [(int(m.group(1)), False) if m else (parse_date(side), True)
-                                  for m, side in zip(years, (first, last))]
-    a_year, b_year = (a.year if a_exact else a), (b.year if b_exact else b)
+    ends = [_year_or_date(side) for side in (first, last)]
+    a_year, b_year = (end.year if isinstance(end, date) else end for end in ends)
     span = abs(b_year - a_year)
-    shown = [x.isoformat() if exact else str(x) for x, exact in ((a, a_exact), (b, b_exact))]
+    shown = [end.isoformat() if isinstance(end, date) else str(end) for end in ends]
     return (f"start {shown[0]} to end {shown[1]}: {span} years by the years alone; with the full dates it is "
             f"{span} or {max(span - 1, 0)} years (whether the anniversary has passed). Give both full dates for "
             "the exact span.")

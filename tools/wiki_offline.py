@@ -14,12 +14,12 @@ default corpus the vectors ship precomputed in tools/data/, so "building" is jus
 """
 from __future__ import annotations
 
-import logging
 import difflib
 import fcntl
 import functools
 import hashlib
 import json
+import logging
 import os
 import re
 import shutil

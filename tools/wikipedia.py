@@ -123,7 +123,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         if not intro:
             return f'The Wikipedia page "{page.title}" has no text ({source}).'
         where = f"{source}, {page.url}" if page.url else source
-        described = f"{page.title}, {page.description.strip()}" if page.description.strip() else page.title
+        described = f"{page.title}, {page.description}" if page.description else page.title
         return f"{described} ({where}):\n{_truncate(intro, MAX_SUMMARY_CHARS)}"
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
@@ -145,7 +145,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                 hits = [(s, sent) for s, sent in sentences if all(w in sent.casefold() for w in words)]
                 how = "containing all the words of"
         if not hits:
-            described = f" ({page.description.strip()})" if page.description.strip() else ""
+            described = f" ({page.description})" if page.description else ""
             return (f'"{text}" does not appear in the Wikipedia page "{page.title}"{described}. '
                     "Try a shorter or different keyword, or wikipedia_summary.")
         shown = hits[:MAX_LOOKUP_RESULTS]
