@@ -12,9 +12,12 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
+
+from core.settings import SettingsError, load_settings
+from memory.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-STRATEGIES = ("retrieval+summary", "retrieval", "window", "full")
 
 
 class UsageError(Exception):
@@ -28,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
+        settings = load_settings()  # every environment variable, checked before any work
+    except SettingsError as exc:
+        err.print(f"[red]ponder: {escape(str(exc))}[/red]")
+        return EXIT_USAGE
+    try:
         return args.handler(args, err)
     except UsageError as exc:
         err.print(f"[red]ponder: {exc}[/red]")
@@ -36,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         err.print("[yellow]interrupted[/yellow]")
         return EXIT_INTERRUPTED
     except Exception as exc:  # last resort: a clear line instead of a traceback (set PONDER_DEBUG=1 for it)
-        if os.environ.get("PONDER_DEBUG"):
+        if settings.debug:
             raise
         err.print(f"[red]ponder: {type(exc).__name__}: {exc}[/red]")
         return EXIT_ERROR
@@ -59,6 +67,27 @@ def _parser() -> argparse.ArgumentParser:
     trace = sub.add_parser("trace", help="print a run's JSONL trace readably")
     trace.add_argument("file", help="trace.jsonl file, run directory or run id")
     trace.set_defaults(handler=cmd_trace)
+
+    bench = sub.add_parser("bench", help="run a question suite under several memory strategies and compare them")
+    source = bench.add_mutually_exclusive_group()
+    source.add_argument("--suite", help="offline-multihop, long-recall, fanoutqa-dev, fanoutqa-dev-offline")
+    source.add_argument("--questions", metavar="FILE.jsonl",
+                        help="your own suite: JSONL of question, answers (alternatives), optional evidence")
+    bench.add_argument("--strategies", default="full,mask,retrieval+summary",
+                       help=f"comma-separated memory strategies (of {', '.join(STRATEGIES)})")
+    bench.add_argument("--model", help="model name (PONDER_MODEL); for the local backend a GGUF path also works")
+    bench.add_argument("--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL)")
+    bench.add_argument("--backend", choices=("local", "openai"), help="LLM backend (PONDER_BACKEND)")
+    bench.add_argument("--wiki", choices=("offline", "live", "auto"),
+                       help="Wikipedia backend (default: live for fanoutqa-dev, else offline)")
+    bench.add_argument("--limit", type=_positive_int, help="only the first N questions")
+    bench.add_argument("--max-steps", type=_positive_int, default=16, help="step limit per run")
+    bench.add_argument("--max-seconds", type=_positive_seconds, default=900.0, help="wall-time limit per run")
+    bench.add_argument("--concurrency", type=_positive_int, default=1,
+                       help="runs in flight at once (OpenAI-compatible servers; the local model runs one)")
+    bench.add_argument("--out", type=Path, help="output directory (default: $PONDER_HOME/bench/<suite>-<time>)")
+    bench.add_argument("--resume", type=Path, metavar="DIR", help="finish an interrupted bench in DIR")
+    bench.set_defaults(handler=cmd_bench)
 
     mem = sub.add_parser("memory", help="list runs, or show what a run stored and retrieved")
     mem.add_argument("run_id", nargs="?")
@@ -94,7 +123,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    "openai when OPENAI_API_KEY/OPENAI_BASE_URL is set, else the embedded local model")
     p.add_argument("--max-steps", type=_positive_int, default=12)
     p.add_argument("--max-seconds", type=_positive_seconds, default=600.0, help="wall-time limit for the run")
-    p.add_argument("--memory", choices=STRATEGIES, default="retrieval+summary", help="context strategy")
+    p.add_argument("--memory", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="context strategy")
     p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
                    help="keep and recall facts across runs in a named memory space (default: 'default')")
     p.add_argument("--wiki", choices=("offline", "live", "auto"), help="Wikipedia backend (PONDER_WIKI)")
@@ -111,7 +140,7 @@ def cmd_ask(args, err: Console) -> int:
     if not question:
         raise UsageError("the question is empty: ponder ask \"What is 15 raised to the power of 2?\"")
     from agent.loop import new_run_id
-    return _run(args, err, question, new_run_id(), prior_steps=[])
+    return _run(args, err, question, new_run_id())
 
 
 def cmd_resume(args, err: Console) -> int:
@@ -121,11 +150,10 @@ def cmd_resume(args, err: Console) -> int:
         raise UsageError(f"no run {args.run_id!r}; `ponder memory` lists the runs")
     if run.status in ("finished", "final_answer"):
         raise UsageError(f"run {args.run_id} already finished; its answer: {run.answer or '(none)'}")
-    steps = store.load_steps(args.run_id)
-    err.print(f"[dim]resuming {args.run_id} after {len(steps)} stored steps[/dim]")
+    err.print(f"[dim]resuming {args.run_id} after {run.steps} stored steps[/dim]")
     args.memory = run.strategy or args.memory
     args.remember = args.remember or run.space or None
-    return _run(args, err, run.task, args.run_id, prior_steps=steps, store=store)
+    return _run(args, err, run.task, args.run_id, store=store)
 
 
 def _store():
@@ -140,16 +168,14 @@ def _run_info(store, run_id: str):
         raise UsageError(str(exc)) from None
 
 
-def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) -> int:
+def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from agent.config import AgentConfig
     from agent.display import LiveView
-    from agent.llm.base import LLMError
-    from agent.loop import Agent
-    from agent.schema import StopReason
     from agent.llm.select import select_llm
-    from rich.markup import escape
+    from agent.loop import Agent
+    from core.llm import LLMError
+    from core.paths import ponder_home
     from memory.strategies import make_memory
-    from memory.paths import ponder_home
     from tools.defaults import default_tools
     from tools.wiki_select import make_backend
 
@@ -172,12 +198,10 @@ def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) ->
         raise UsageError(str(exc)) from None
     agent = Agent(llm, tools, memory=memory, config=config, run_id=run_id)
     try:
-        result = agent.run(task, on_event=None if args.quiet else LiveView(err), prior_steps=prior_steps)
-    except KeyboardInterrupt:
-        memory.store.update_run(run_id, status=StopReason.interrupted.value)  # every finished step is stored
+        result = agent.run(task, on_event=None if args.quiet else LiveView(err))
+    except KeyboardInterrupt:  # the agent stored every finished step and marked the run interrupted
         err.print(f"[yellow]continue with: ponder resume {run_id}[/yellow]")
         raise
-    memory.finish(result)
     if args.json:
         print(result.model_dump_json(indent=2))
     elif result.answer:
@@ -192,10 +216,19 @@ def _run(args, err: Console, task: str, run_id: str, prior_steps, store=None) ->
     return EXIT_LIMIT
 
 
+def cmd_bench(args, err: Console) -> int:
+    from agent.bench.command import BenchUsageError, run
+
+    try:
+        return run(args, err)
+    except BenchUsageError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_trace(args, err: Console) -> int:
     from agent.display import print_trace
     from agent.trace import read_trace
-    from memory.paths import ponder_home
+    from core.paths import ponder_home
 
     path = Path(args.file)
     if not path.exists():
@@ -222,7 +255,6 @@ def cmd_memory(args, err: Console) -> int:
     import json
     import time
 
-    from rich.markup import escape
     from rich.table import Column, Table
 
     store, out = _store(), Console(highlight=False)

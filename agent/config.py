@@ -5,6 +5,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from agent.grounding import numbers_are_grounded
+from agent.outcomes import FinalCheck
+
 
 class AgentConfig(BaseModel):
     max_steps: int = Field(12, ge=1, le=10_000)
@@ -15,8 +18,9 @@ class AgentConfig(BaseModel):
     repeat_limit: int = Field(2, ge=1)
     observation_max_chars: int = Field(2_000, ge=100)
     tool_timeout_seconds: float = Field(30.0, gt=0)
-    # A Final answer whose numbers no observation shows is sent back, at most this often a run, to be worked out
-    # with a tool (0: never).
-    final_number_checks: int = Field(2, ge=0)
+    # Each check may send a Final answer back to the model (see agent.outcomes.FinalCheck), at most
+    # max_final_rejections times a run: the model may know better, and then it repeats its answer.
+    final_answer_checks: list[FinalCheck] = Field(default_factory=lambda: [numbers_are_grounded])
+    max_final_rejections: int = Field(2, ge=0)
     force_final_answer: bool = True  # at max_steps or repeated_action, one last call asks for the best answer
     trace_dir: Path | None = None    # None: no trace file

@@ -4,7 +4,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from agent.schema import ActionEvent, Event, FinalEvent, ObservationEvent, ParseStatus, RunResult, StepStarted
+from agent.events import ActionEvent, Event, FinalEvent, ObservationEvent, StepStarted
+from core.schema import ParseStatus, RunResult, Step
 
 
 class LiveView:
@@ -31,8 +32,10 @@ class LiveView:
         elif isinstance(event, FinalEvent):
             r = event.result
             note = " (answer forced from the work so far)" if r.forced_answer else ""
+            cached = r.usage.cached_prompt_tokens
+            reused = f" ({r.usage.evaluated_prompt_tokens} evaluated, {cached} reused from cache)" if cached else ""
             c.print(f"[dim]stop: {r.stop_reason.value}{note} · {len(r.steps)} steps · "
-                    f"{r.usage.prompt_tokens}+{r.usage.completion_tokens} tokens · {r.wall_seconds:.1f} s · "
+                    f"{r.usage.prompt_tokens}+{r.usage.completion_tokens} tokens{reused} · {r.wall_seconds:.1f} s · "
                     f"{escape(r.model)}[/dim]")
             if r.error:
                 c.print(f"[red]error:[/red] {escape(r.error)}")
@@ -43,6 +46,7 @@ class LiveView:
 def print_trace(events, console: Console) -> None:
     """`ponder trace FILE`: the same live view, replayed from a trace, plus the prompts sent."""
     view = LiveView(console, max_observation_chars=2_000)
+    steps: list[Step] = []
     for raw in events:
         kind = raw.get("type")
         if kind == "step_started":
@@ -52,13 +56,24 @@ def print_trace(events, console: Console) -> None:
             console.print(f"[dim]prompt: {len(raw.get('messages', []))} messages, {size} chars[/dim]")
         elif kind == "llm_output":
             usage = raw.get("usage", {})
-            console.print(f"[dim]llm: {raw.get('seconds', 0):.2f} s, {usage.get('prompt_tokens', 0)} prompt + "
+            cached = usage.get("cached_prompt_tokens")
+            reused = f" ({cached} reused from cache)" if cached else ""
+            console.print(f"[dim]llm: {raw.get('seconds', 0):.2f} s, {usage.get('prompt_tokens', 0)} prompt{reused} + "
                           f"{usage.get('completion_tokens', 0)} completion tokens[/dim]")
-        elif kind == "action":
+        elif kind == "step_recorded":
+            step = Step(**raw["step"])
+            steps.append(step)
+            view(ActionEvent(index=step.index, thought=step.thought, action=step.action,
+                             action_input=step.action_input, parse_status=step.parse_status))
+            if step.observation:
+                view(ObservationEvent(index=step.index, observation=step.observation,
+                                      seconds=step.timings.tool_seconds))
+        elif kind == "action":  # traces written before steps were stored once
             view(ActionEvent(**raw))
         elif kind == "observation":
             view(ObservationEvent(**raw))
         elif kind == "final":
             result = RunResult(**raw["result"])
+            result.steps = result.steps or steps  # a trace stores each step once, before the result
             view(FinalEvent(result=result))
             console.print(f"[bold]Answer:[/bold] {escape(result.answer or '(none)')}")

@@ -43,3 +43,16 @@ def ungrounded_numbers(answer: str, sources: Iterable[str]) -> list[str]:
     decimals = [float(n) for n in known if "." in n]
     missing = [n for n in _numbers(answer) if not _backed(n, known, decimals)]
     return list(dict.fromkeys(missing))
+
+
+def numbers_are_grounded(candidate) -> str | None:
+    """The final-answer check for numbers (agent.outcomes.FinalCheck): None if every number is backed."""
+    sources = [candidate.task, candidate.today,
+               *(step.observation for step in candidate.steps if not step.is_final)]
+    missing = ungrounded_numbers(candidate.answer, sources)
+    if not missing:
+        return None
+    still = "still " if candidate.rejections else ""
+    return (f"Check before finishing: your answer {still}states {', '.join(missing)}, which no Observation "
+            "shows. Work it out with a tool (calculator, date_diff) or look it up, then write a new Final "
+            "answer that uses the Observations' numbers; if it is right as it is, repeat the same Final answer.")

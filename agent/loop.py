@@ -8,16 +8,34 @@ from typing import Callable, Iterator
 
 from agent import prompts
 from agent.config import AgentConfig
-from agent.grounding import ungrounded_numbers
-from agent.llm.base import LLM, Completion, LLMError, Message
+from agent.events import (
+    ActionEvent,
+    Event,
+    FinalEvent,
+    LLMOutput,
+    ObservationEvent,
+    PromptSent,
+    StepRecorded,
+    StepStarted,
+)
 from agent.observations import call_with_timeout, clean_observation
-from agent.parser import STOP_SEQUENCES, Parsed, parse
-from agent.schema import (ActionEvent, Event, FinalEvent, LLMOutput, ObservationEvent, ParseStatus, PromptSent,
-                          RunResult, Step, StepRecorded, StepStarted, StopReason, Timings, Usage)
+from agent.outcomes import (
+    FinalAccepted,
+    FinalCandidate,
+    FinalSentBack,
+    Outcome,
+    ParseFailed,
+    RepeatWarned,
+    ToolObserved,
+)
+from agent.parser import Parsed, parse
 from agent.trace import TraceWriter
-from memory.base import FullHistory, Memory
+from core.clock import SYSTEM_CLOCK, Clock
+from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
+from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, Usage, repeat_key
+from memory.base import Memory
+from memory.strategies import FullHistory
 from tools.base import ToolRegistry
-
 
 # Stops after which the run still has useful work: one last call asks for the best answer from it.
 _FORCE_AFTER = (StopReason.max_steps, StopReason.repeated_action)
@@ -32,24 +50,30 @@ class StopRun(Exception):
 
 
 class Agent:
-    def __init__(self, llm: LLM, tools: ToolRegistry, memory: Memory | None = None,
-                 config: AgentConfig | None = None, run_id: str | None = None):
-        self.llm, self.tools = llm, tools
-        self.memory = memory if memory is not None else FullHistory()
-        self.config = config or AgentConfig()
-        self.run_id = run_id or new_run_id()
+    """memory: made for this run's task (default: full history in this process); a memory that already holds
+    steps (a stored run reopened) is resumed after them. clock: the date the prompt states; give the tools the
+    same one."""
 
-    def run(self, task: str, on_event: Callable[[Event], None] | None = None,
-            prior_steps: list[Step] | None = None) -> RunResult:
-        for event in self.stream(task, prior_steps):
+    def __init__(self, llm: LLM, tools: ToolRegistry, memory: Memory | None = None,
+                 config: AgentConfig | None = None, run_id: str | None = None, clock: Clock = SYSTEM_CLOCK):
+        self.llm, self.tools, self.memory = llm, tools, memory
+        self.config = config or AgentConfig()
+        self.run_id = run_id or getattr(memory, "run_id", None) or new_run_id()
+        self.clock = clock
+
+    def run(self, task: str | None = None, on_event: Callable[[Event], None] | None = None) -> RunResult:
+        for event in self.stream(task):
             if on_event:
                 on_event(event)
         return event.result
 
-    def stream(self, task: str, prior_steps: list[Step] | None = None) -> Iterator[Event]:
+    def stream(self, task: str | None = None) -> Iterator[Event]:
         """Run the task, yielding typed events; the last one is a FinalEvent carrying the RunResult."""
+        memory = self._memory_for(task)
+        task = memory.task
         trace = TraceWriter.open(self.config.trace_dir, self.run_id)
-        state = _RunState(task=task, steps=list(prior_steps or []), started=time.monotonic())
+        state = _RunState(task=task, steps=memory.steps(), started=time.monotonic())
+        today = self.clock.today().isoformat()
         answer, forced = None, False
         try:
             while True:
@@ -57,40 +81,67 @@ class Agent:
                 index = len(state.steps)
                 yield _log(trace, StepStarted(index=index))
                 started, memory_seconds = time.time(), time.perf_counter()
-                messages = prompts.build_messages(task, self.memory.context(task), self.tools.describe(), _today())
+                shown = memory.context()
+                messages = prompts.build_messages(task, shown, self.tools.describe(), today)
                 memory_seconds = time.perf_counter() - memory_seconds
                 yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages]))
-                completion, llm_seconds = self._complete(messages, state, tool_names=self._allowed_actions(state))
+                completion, llm_seconds = self._complete(messages, state, tool_names=state.allowed(self.tools.names))
                 yield _log(trace, LLMOutput(index=index, text=completion.text, usage=completion.usage,
                                             seconds=llm_seconds))
                 parsed = parse(completion.text)
-                yield _log(trace, ActionEvent(index=index, thought=parsed.thought, action=parsed.action,
-                                              action_input=parsed.action_input, parse_status=parsed.status))
-                observation, tool_seconds = self._observe(parsed, state)  # for a Final: "" once accepted
-                if observation:
-                    yield _log(trace, ObservationEvent(index=index, observation=observation, seconds=tool_seconds))
+                yield ActionEvent(index=index, thought=parsed.thought, action=parsed.action,
+                                  action_input=parsed.action_input, parse_status=parsed.status)
+                outcome = self._outcome(parsed, state, today)
+                if outcome.observation:
+                    yield ObservationEvent(index=index, observation=outcome.observation,
+                                           seconds=getattr(outcome, "seconds", 0.0))
                 step = Step(index=index, thought=parsed.thought, action=parsed.action,
-                            action_input=parsed.action_input, observation=observation, raw=completion.text,
+                            action_input=parsed.action_input, observation=outcome.observation, raw=completion.text,
                             parse_status=parsed.status, usage=completion.usage, started_at=started,
-                            timings=Timings(llm_seconds=llm_seconds, tool_seconds=tool_seconds,
-                                            memory_seconds=memory_seconds))
-                self._record(step, state)
+                            outcome=outcome.kind, timings=Timings(llm_seconds=llm_seconds, memory_seconds=memory_seconds,
+                                                                  tool_seconds=getattr(outcome, "seconds", 0.0)))
+                self._record(memory, step, shown)
+                state.apply(step, outcome)
                 yield _log(trace, StepRecorded(step=step))
-                if parsed.action == "Final" and not observation:
+                if isinstance(outcome, FinalAccepted):
                     answer = parsed.action_input
                     raise StopRun(StopReason.final_answer)
+                if state.repeats_over(self.config.repeat_limit):
+                    raise StopRun(StopReason.repeated_action, f"{parsed.action} {parsed.action_input!r}")
         except StopRun as stop:
             reason = stop.reason
             if reason in _FORCE_AFTER and self.config.force_final_answer:
-                answer, forced = self._forced_answer(state)
-        result = RunResult(run_id=self.run_id, task=task, answer=answer, stop_reason=reason, forced_answer=forced,
-                           steps=state.steps, usage=state.usage, wall_seconds=time.monotonic() - state.started,
-                           model=getattr(self.llm, "name", type(self.llm).__name__),
-                           trace_path=str(trace.path) if trace.path else None, error=state.error)
-        yield _log(trace, FinalEvent(result=result))
-        trace.close()
+                answer, forced = self._forced_answer(memory, state, today)
+        except KeyboardInterrupt:  # every finished step is stored: record the stop, and the run can resume
+            self._finish(memory, trace, state, None, StopReason.interrupted, False)
+            raise
+        yield self._finish(memory, trace, state, answer, reason, forced)
 
     # ---- helpers -------------------------------------------------------------------------------------------
+
+    def _memory_for(self, task: str | None) -> Memory:
+        if self.memory is None:
+            if not task:
+                raise ValueError("no task: give the question, or a memory made for one")
+            return FullHistory(task)
+        if task and self.memory.task and task != self.memory.task:
+            raise ValueError(f"this memory was made for another task ({self.memory.task!r})")
+        if not self.memory.task:
+            raise ValueError("no task: make the memory with one")
+        return self.memory
+
+    def _finish(self, memory: Memory, trace: TraceWriter, state: "_RunState", answer: str | None,
+                reason: StopReason, forced: bool) -> FinalEvent:
+        result = RunResult(run_id=self.run_id, task=state.task, answer=answer, stop_reason=reason,
+                           forced_answer=forced, steps=state.steps, usage=state.usage,
+                           wall_seconds=time.monotonic() - state.started,
+                           model=getattr(self.llm, "name", type(self.llm).__name__),
+                           trace_path=str(trace.path) if trace.path else None, error=state.error)
+        memory.finish(result)
+        event = FinalEvent(result=result)
+        trace.write(event)
+        trace.close()
+        return event
 
     def _check_limits(self, state: "_RunState") -> None:
         cfg = self.config
@@ -113,88 +164,102 @@ class Agent:
         state.usage = state.usage + completion.usage
         return completion, time.perf_counter() - start
 
-    def _observe(self, parsed: Parsed, state: "_RunState") -> tuple[str, float]:
-        """The observation for an action: a parse error, a repeat warning, the tool's result, or for a Final
-        answer "" (accepted) or why it is sent back."""
-        if parsed.action == "Final":
-            return self._check_final(parsed, state), 0.0
+    def _outcome(self, parsed: Parsed, state: "_RunState", today: str) -> Outcome:
+        """What the step comes to. Changes no state (but runs the tool)."""
+        if parsed.action == FINAL_ACTION:
+            return self._judge_final(parsed.action_input, state, today)
         if parsed.status is ParseStatus.error:
-            state.consecutive_parse_errors += 1
-            return parsed.error or "Error: could not parse your output.", 0.0
-        state.consecutive_parse_errors = 0
-        key = (parsed.action.strip().lower(), " ".join(parsed.action_input.lower().split()))
-        earlier = state.seen.setdefault(key, [])
-        earlier.append(len(state.steps))
-        if len(earlier) - 1 > self.config.repeat_limit:
-            raise StopRun(StopReason.repeated_action, f"{parsed.action} {parsed.action_input!r}")
-        if len(earlier) > 1:
-            state.repeated_tool = parsed.action
-            return (f"Warning: you already ran {parsed.action} with this input at step {earlier[0]}; its result is "
-                    "in your work so far. Repeating it will not help: change strategy (another tool, another "
-                    "query), go on to another part of the question, or give the Final answer."), 0.0
+            return ParseFailed(parsed.error or "Error: could not parse your output.")
+        earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))
+        if earlier:
+            return RepeatWarned(
+                f"Warning: you already ran {parsed.action} with this input at step {earlier[0]}; its result is in "
+                "your work so far. Repeating it will not help: change strategy (another tool, another query), go "
+                "on to another part of the question, or give the Final answer.", tool=parsed.action)
         observation, seconds = call_with_timeout(lambda: self.tools.execute(parsed.action, parsed.action_input),
                                                  self.config.tool_timeout_seconds, parsed.action)
-        return clean_observation(observation, self.config.observation_max_chars), seconds
+        return ToolObserved(clean_observation(observation, self.config.observation_max_chars), seconds)
 
-    def _check_final(self, parsed: Parsed, state: "_RunState") -> str:
-        """A Final answer with numbers that no observation backs goes back to the model (a bounded number of
-        times a run: the model may know better, and then it repeats its answer)."""
-        if state.final_checks >= self.config.final_number_checks:
-            return ""
-        sources = [state.task, _today(), *(step.observation for step in state.steps if step.action != "Final")]
-        missing = ungrounded_numbers(parsed.action_input, sources)
-        if not missing:
-            return ""
-        state.final_checks += 1
-        still = "still " if state.final_checks > 1 else ""
-        return (f"Check before finishing: your answer {still}states {', '.join(missing)}, which no Observation "
-                "shows. Work it out with a tool (calculator, date_diff) or look it up, then write a new Final "
-                "answer that uses the Observations' numbers; if it is right as it is, repeat the same Final answer.")
+    def _judge_final(self, answer: str, state: "_RunState", today: str) -> FinalAccepted | FinalSentBack:
+        """Each check may send the answer back, a bounded number of times a run."""
+        if state.final_rejections >= self.config.max_final_rejections:
+            return FinalAccepted()
+        candidate = FinalCandidate(answer=answer, task=state.task, today=today, steps=state.steps,
+                                   rejections=state.final_rejections)
+        for check in self.config.final_answer_checks:
+            message = check(candidate)
+            if message:
+                return FinalSentBack(message, check=getattr(check, "__name__", type(check).__name__))
+        return FinalAccepted()
 
-    def _allowed_actions(self, state: "_RunState") -> list[str]:
-        """Tool names the next step may use. Right after a repeat warning the repeated tool is left out, so a
-        grammar-constrained model must change strategy as the warning says (free-text models just get told)."""
-        names = [n for n in self.tools.names if n != state.repeated_tool]
-        state.repeated_tool = None
-        return [*(names or self.tools.names), "Final"]
-
-    def _record(self, step: Step, state: "_RunState") -> None:
+    def _record(self, memory: Memory, step: Step, shown) -> None:
         start = time.perf_counter()
-        self.memory.add(step)  # persisted before the next LLM call
+        memory.add(step, shown)  # persisted before the next LLM call
         step.timings.memory_seconds += time.perf_counter() - start
-        state.steps.append(step)
 
-    def _forced_answer(self, state: "_RunState") -> tuple[str | None, bool]:
-        messages = prompts.build_forced_final(state.task, self.memory.context(state.task), _today())
+    def _forced_answer(self, memory: Memory, state: "_RunState", today: str) -> tuple[str | None, bool]:
+        messages = prompts.build_forced_final(state.task, memory.context(), today)
         try:
             completion, _ = self._complete(messages, state)
         except StopRun:
             return None, False
         parsed = parse(completion.text)  # the model may still answer in the step format
-        text = parsed.action_input if parsed.action == "Final" else completion.text
+        text = parsed.action_input if parsed.action == FINAL_ACTION else completion.text
         return (text.strip() or None), True
 
 
 class _RunState:
+    """Everything the loop tracks besides the steps' own records; changed only by `apply` (and usage/error)."""
+
     def __init__(self, task: str, steps: list[Step], started: float):
-        self.task, self.steps, self.started = task, steps, started
-        self.usage = sum((s.usage for s in steps), Usage())
-        self.consecutive_parse_errors = 0
+        self.task, self.steps, self.started = task, [], started
+        self.usage = Usage()
         self.error: str | None = None
-        self.repeated_tool: str | None = None  # the tool of a just-warned repeat
-        self.final_checks = sum(s.action == "Final" for s in steps)  # a resumed run's Finals were sent back
-        self.seen: dict[tuple[str, str], list[int]] = {}
-        for s in steps:  # a resumed run keeps its repeat history
-            self.seen.setdefault((s.action.lower(), " ".join(s.action_input.lower().split())), []).append(s.index)
+        self.consecutive_parse_errors = 0
+        self.final_rejections = 0
+        self.repeated_tool: str | None = None  # the tool of a just-warned repeat: off the next step
+        self.seen: dict[tuple[str, str], list[int]] = {}  # repeat key -> step indices
+        for step in steps:  # a resumed run keeps its history, counters included
+            self.apply(step, _replayed(step))
+            self.usage = self.usage + step.usage
+
+    def apply(self, step: Step, outcome: Outcome) -> None:
+        self.steps.append(step)
+        self.consecutive_parse_errors = self.consecutive_parse_errors + 1 if isinstance(outcome, ParseFailed) else 0
+        self.final_rejections += isinstance(outcome, FinalSentBack)
+        self.repeated_tool = outcome.tool if isinstance(outcome, RepeatWarned) else None
+        if isinstance(outcome, (ToolObserved, RepeatWarned)):
+            self.seen.setdefault(repeat_key(step.action, step.action_input), []).append(step.index)
+
+    def repeats_over(self, limit: int) -> bool:
+        """Has the latest action been repeated more than `limit` times?"""
+        if not self.steps:
+            return False
+        latest = self.steps[-1]
+        return len(self.seen.get(repeat_key(latest.action, latest.action_input), ())) - 1 > limit
+
+    def allowed(self, tool_names: list[str]) -> list[str]:
+        """Actions the next step may take. Right after a repeat warning the repeated tool is left out, so a
+        grammar-constrained model must change strategy as the warning says (free-text models just get told)."""
+        names = [name for name in tool_names if name != self.repeated_tool]
+        return [*(names or tool_names), FINAL_ACTION]
+
+
+def _replayed(step: Step) -> Outcome:
+    """The outcome a stored step had (steps stored before outcomes were recorded are read from their fields)."""
+    kind = step.outcome
+    if step.is_final:
+        return FinalSentBack(step.observation, check="") if step.observation else FinalAccepted()
+    if kind == "parse_error" or (not kind and step.parse_status is ParseStatus.error):
+        return ParseFailed(step.observation)
+    if kind == "repeat_warning":
+        return RepeatWarned(step.observation, tool=step.action)
+    return ToolObserved(step.observation, step.timings.tool_seconds)
 
 
 def _log(trace: TraceWriter, event: Event) -> Event:
     trace.write(event)
     return event
-
-
-def _today() -> str:
-    return dt.date.today().isoformat()
 
 
 def new_run_id() -> str:

@@ -25,13 +25,8 @@ from typing import Iterator
 
 from pydantic import BaseModel
 
-from agent.schema import ParseStatus
-
-FINAL = "Final"
-
-# Where a server should stop generating: the model must not write its own observation. Four at most, because
-# OpenAI rejects more.
-STOP_SEQUENCES = ["\nObservation:", "\nObservation :", "\n**Observation", "\nObservation\n"]
+from core.schema import FINAL_ACTION as FINAL
+from core.schema import ParseStatus
 
 FORMAT_HELP = """Reply in exactly this format:
 Thought: <your reasoning>

@@ -1,8 +1,12 @@
 """Every text the agent sends to the model lives here."""
 from __future__ import annotations
 
-from agent.llm.base import Message
+import datetime as dt
+
+from core.clock import fixed_clock
+from core.llm import Message
 from memory.base import Context
+from tools.clock import clock_tools
 
 SYSTEM = """You are Ponder, a careful research assistant. You answer the user's question by working step by \
 step with tools. Today's date is {today}.
@@ -44,7 +48,7 @@ Observation: Apollo 11, First crewed Moon landing (1969): Apollo 11 was the Amer
 Thought: It landed in 1969. The years from then to today come from date_diff, not from my head.
 Action: date_diff
 Action Input: 1969
-Observation: start 1969 to end {today}: {years_since_1969} years by the years alone; ...
+Observation: {date_diff_1969}
 Thought: The Observation gives the number.
 Action: Final
 Action Input: Apollo 11 landed on the Moon in 1969, {years_since_1969} years ago."""
@@ -68,7 +72,8 @@ def build_messages(task: str, context: Context, tools: str, today: str) -> list[
     question = QUESTION.format(task=task)
     if context.background.strip():
         question += BACKGROUND.format(background=context.background)
-    system = SYSTEM.format(tools=tools, today=today, years_since_1969=int(today[:4]) - 1969)  # today: YYYY-MM-DD
+    system = SYSTEM.format(tools=tools, today=today, years_since_1969=int(today[:4]) - 1969,  # today: YYYY-MM-DD
+                           date_diff_1969=_date_diff_example(today))
     messages = [Message(role="system", content=system),
                 Message(role="user", content=question)]
     for step in context.recent:
@@ -82,3 +87,10 @@ def build_forced_final(task: str, context: Context, today: str) -> list[Message]
         Message(role="system", content=f"You are Ponder, a careful research assistant. Today's date is {today}."),
         Message(role="user", content=f"Question: {task}\n{CONTEXT_HEADER.format(context=context.text)}\n{FORCED_FINAL}"),
     ]
+
+
+def _date_diff_example(today: str) -> str:
+    """The example's Observation, written by date_diff itself on the prompt's date, so the two always agree."""
+    noon = dt.datetime.combine(dt.date.fromisoformat(today), dt.time(12)).astimezone()
+    _, date_diff = clock_tools(fixed_clock(noon))
+    return date_diff("1969").split(";")[0] + "; ..."

@@ -25,7 +25,9 @@ class TraceWriter:
 
     def write(self, event: BaseModel) -> None:
         if self._file:
-            self._file.write(event.model_dump_json() + "\n")
+            # Each step is stored once, in its step_recorded event: the final result refers to them.
+            exclude = {"result": {"steps"}} if getattr(event, "type", "") == "final" else None
+            self._file.write(event.model_dump_json(exclude=exclude) + "\n")
             self._file.flush()
 
     def close(self) -> None:

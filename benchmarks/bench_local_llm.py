@@ -18,10 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent.config import AgentConfig  # noqa: E402
-from agent.llm.base import Message  # noqa: E402
+from agent.events import LLMOutput, StepRecorded  # noqa: E402
 from agent.llm.local_llama import LocalLlama  # noqa: E402
 from agent.loop import Agent  # noqa: E402
-from agent.schema import LLMOutput, StepRecorded  # noqa: E402
+from core.llm import Message  # noqa: E402
 from tools.base import ToolRegistry  # noqa: E402
 from tools.defaults import default_tools  # noqa: E402
 from tools.wiki_select import make_backend  # noqa: E402

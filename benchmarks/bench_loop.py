@@ -11,7 +11,7 @@ import time
 from agent.config import AgentConfig
 from agent.llm.replay import Replay
 from agent.loop import Agent
-from memory.base import FullHistory
+from memory.strategies import FullHistory
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
 
@@ -29,7 +29,7 @@ def main(steps: int = 200) -> None:
             last[0] = now
 
     config = AgentConfig(max_steps=steps + 1, repeat_limit=steps, max_total_tokens=10**9)
-    agent = Agent(Replay(script), ToolRegistry([tool(calculator)]), memory=FullHistory(), config=config)
+    agent = Agent(Replay(script), ToolRegistry([tool(calculator)]), memory=FullHistory("benchmark"), config=config)
     last[0] = time.perf_counter()
     result = agent.run("benchmark", on_event=tick)
     first, rest = durations[:20], durations[20:]

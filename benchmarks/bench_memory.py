@@ -21,12 +21,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent.bench.synthetic import TASK, distractor_step, research_run  # noqa: E402
 from agent.llm.replay import Replay  # noqa: E402
-from memory.chroma import make_client  # noqa: E402
-from memory.embedding import get_embedder  # noqa: E402
+from core.chroma import make_client  # noqa: E402
+from core.embedding import get_embedder  # noqa: E402
 from memory.store import Store  # noqa: E402
 from memory.strategies import STRATEGIES, make_memory  # noqa: E402
-from memory.synthetic import TASK, distractor_step, research_run  # noqa: E402
 from memory.tokens import minilm_token_counter  # noqa: E402
 
 
@@ -54,12 +54,12 @@ def strategy_run(strategy: str, store: Store, seed: int, n_steps: int = 100):
     task_tokens = count(TASK)
     tokens, hits = {}, []
     for step in steps:
-        memory.context(TASK)
-        shown = set(memory.last.retrieved) | set(memory.last.recent)
-        tokens[step.index] = task_tokens + memory.last.tokens
+        context = memory.context()
+        shown = set(context.retrieved) | {recent.index for recent in context.recent}
+        tokens[step.index] = task_tokens + context.tokens
         if step.index - 1 in needs:
             hits.append(needs[step.index - 1] in shown)
-        memory.add(step)
+        memory.add(step, context)
     return tokens, hits
 
 
@@ -76,7 +76,7 @@ def compare_strategies(store: Store, seeds: int) -> None:
         print(f"{strategy:<20}{at[10]:>9.0f}{at[50]:>9.0f}{at[100]:>10.0f}{sum(hits) / len(hits):>10.0%}"
               f"{len(hits):>8}")
     full = results["full"]
-    for strategy in STRATEGIES[1:]:
+    for strategy in (name for name in STRATEGIES if name != "full"):
         print(f"  step 100: {strategy} is {full / results[strategy]:.1f}x smaller than full")
 
 
@@ -87,13 +87,13 @@ def overhead(store: Store, size: int, measured: int = 60) -> tuple[list[float], 
     prefill = [distractor_step(i, rng) for i in range(1, size + 1)]
     store.add_steps(run_id, prefill)
     memory = new_memory("retrieval+summary", store, run_id)
-    memory.context(TASK)
+    memory.context()
     totals, embeds = [], []
     for i in range(size + 1, size + 1 + measured):
         step = distractor_step(i, rng)
         start = time.perf_counter()
         memory.add(step)
-        memory.context(TASK)
+        memory.context()
         totals.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         store.embedder.embed([step.as_text()])

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memory.embedding import get_embedder  # noqa: E402
+from core.embedding import get_embedder  # noqa: E402
 from tests.test_wiki_offline import RELEVANCE, is_hit  # noqa: E402  (the same agent-style queries the tests check)
 from tools.wiki_offline import OfflineWiki, default_corpus_path, embed_docs, load_corpus  # noqa: E402
 

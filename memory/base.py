@@ -1,22 +1,33 @@
-"""The seam between the loop and memory: the loop tells memory each step and asks it for prompt context."""
+"""The seam between the loop and memory.
+
+The loop makes a memory for one task, asks it what the next prompt should show (`context()`, a pure read),
+hands back each finished step together with the context its prompt showed (`add`), and tells it how the run
+ended (`finish`). A memory made for a stored run returns that run's steps from `steps()`, and the loop resumes
+after them.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from agent.schema import Step
+from core.schema import RunResult, Step
 
 
 @dataclass
 class Context:
-    """What memory puts in the next prompt.
+    """What memory puts in the next prompt, and where it came from.
 
     background: long-term summary, notes from earlier runs and relevant earlier steps, as text.
     recent: the latest steps (observations possibly shortened), which the prompt shows as the conversation's
     latest turns: small models track their progress far better in their own turns than in a quoted log.
+    The rest is provenance, stored with the step this prompt produces (`ponder memory`, notebooks).
     """
     background: str = ""
     recent: list[Step] = field(default_factory=list)
+    retrieved: list[int] = field(default_factory=list)  # indices of earlier steps recalled into the background
+    summary_upto: int | None = None                     # the summary shown covers steps up to this one
+    notes: list[str] = field(default_factory=list)      # run ids whose notes were shown
+    tokens: int | None = None                           # the context's size with the memory's token counter
 
     @property
     def text(self) -> str:
@@ -24,34 +35,28 @@ class Context:
         recent = f"Recent steps:\n{render_steps(self.recent)}" if self.recent else ""
         return "\n\n".join(part for part in (self.background, recent) if part)
 
-    def __str__(self) -> str:
-        return self.text
-
 
 @runtime_checkable
 class Memory(Protocol):
-    def add(self, step: Step) -> None:
-        """Store a finished step (persisted before the next LLM call)."""
+    task: str
+
+    def steps(self) -> list[Step]:
+        """Every step stored so far, in order (a resumed run continues after them)."""
         ...
 
-    def context(self, task: str) -> Context:
-        """What goes into the next prompt after the task: summary, relevant and recent steps."""
+    def context(self) -> Context:
+        """What the next prompt shows after the task. Reads only."""
+        ...
+
+    def add(self, step: Step, shown: Context | None = None) -> None:
+        """Store a finished step with the context its prompt showed (persisted before the next LLM call)."""
+        ...
+
+    def finish(self, result: RunResult) -> None:
+        """Record how the run ended."""
         ...
 
 
 def render_steps(steps: list[Step]) -> str:
     """Steps in the model's own format, each marked with its step number."""
     return "\n\n".join(f"[step {s.index}]\n{s.as_text()}" for s in steps)
-
-
-class FullHistory:
-    """The seed's behaviour: every step, verbatim, in every prompt. Kept as the benchmark baseline."""
-
-    def __init__(self) -> None:
-        self.steps: list[Step] = []
-
-    def add(self, step: Step) -> None:
-        self.steps.append(step)
-
-    def context(self, task: str) -> Context:
-        return Context(recent=list(self.steps))

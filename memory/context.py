@@ -6,30 +6,17 @@ similar first. Chosen steps are shown in chronological order, each marked with i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Sequence
 
-from agent.schema import Step
+from core.schema import Step
 from memory.base import Context, render_steps
-from memory.store import Retrieved, SpaceItem, Summary
+from memory.records import Retrieved, SpaceItem, Summary
 from memory.tokens import TokenCounter, truncate_to_tokens
 
 RECENT_OBSERVATION_CAPS = (400, 200, 80, 20)  # tried in turn on the recent window's older steps, then all
 RETRIEVED_OBSERVATION_CAPS = (120, 50)
 NOTE_TOKENS = 120
 SEPARATOR = "\n\n"
-
-
-@dataclass
-class Assembled:
-    text: str        # everything, as one text: what the token budget counts
-    tokens: int
-    background: str = ""  # notes, summary and retrieved steps: the text before the recent steps
-    recent_steps: list[Step] = field(default_factory=list)  # the recent window, observations cut to fit
-    retrieved: list[int] = field(default_factory=list)  # indices of retrieved steps shown
-    recent: list[int] = field(default_factory=list)
-    summary_upto: int | None = None
-    notes: list[str] = field(default_factory=list)      # run ids whose notes were shown
 
 
 class Assembler:
@@ -51,7 +38,7 @@ class Assembler:
         return sum(self.counter.count(piece) for piece in pieces) + len(pieces) * self.counter.count(SEPARATOR)
 
     def assemble(self, *, summary: Summary | None = None, recent: Sequence[Step] = (),
-                 retrieved: Sequence[Retrieved] = (), notes: Sequence[SpaceItem] = ()) -> Assembled:
+                 retrieved: Sequence[Retrieved] = (), notes: Sequence[SpaceItem] = ()) -> Context:
         used = 0
         summary_section = None
         if summary is not None:
@@ -98,10 +85,8 @@ class Assembler:
                                             self.counter) if background else ""
             text = Context(background, recent_steps).text
             tokens = self.counter.count(text)
-        return Assembled(text=text, tokens=tokens, background=background, recent_steps=recent_steps,
-                         retrieved=[hit.step.index for hit, _ in shown],
-                         recent=[step.index for step in recent_steps],
-                         summary_upto=summary.upto if summary else None, notes=note_runs)
+        return Context(background=background, recent=recent_steps, retrieved=[hit.step.index for hit, _ in shown],
+                       summary_upto=summary.upto if summary else None, notes=note_runs, tokens=tokens)
 
     def _fit_recent(self, steps: list[Step], budget: int) -> tuple[list[str], list[Step]]:
         """Recent steps within budget: verbatim if possible, else with older observations cut, else fewer.

@@ -9,75 +9,19 @@
 """
 from __future__ import annotations
 
-import re
 import time
-from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 
-from agent.schema import Step
-from memory.chroma import get_collection, make_client
-from memory.embedding import Embedder, get_embedder
+from core.chroma import get_collection, make_client
+from core.embedding import Embedder, get_embedder
+from core.schema import Step
+from memory.records import Retrieved, RunInfo, SpaceItem, StepRecord, Summary, check_name
 
 RUN_PREFIX = "ponder-run-"
 SUMMARY_PREFIX = "ponder-sum-"
 SPACE_PREFIX = "ponder-space-"
-# Chroma names: 3-512 chars of [A-Za-z0-9._-], starting and ending with a letter or digit.
-_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,126}[A-Za-z0-9])?$")
-
-
-def check_name(kind: str, name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(f"invalid {kind} {name!r}: use 1-128 letters, digits, '.', '_' or '-', "
-                         "starting and ending with a letter or digit")
-    return name
-
-
-@dataclass
-class RunInfo:
-    run_id: str
-    task: str = ""
-    created: float = 0.0
-    status: str = "running"
-    steps: int = 0
-    strategy: str = ""
-    space: str = ""
-    answer: str = ""
-
-
-@dataclass
-class StepRecord:
-    """A stored step and what memory showed the model in the prompt that produced it."""
-    step: Step
-    retrieved: list[int] = field(default_factory=list)  # earlier step indices retrieved into that prompt
-    context_tokens: int | None = None
-    summary_upto: int | None = None  # the summary in that prompt covered steps up to here
-
-
-@dataclass
-class Summary:
-    text: str
-    first: int
-    upto: int
-    created: float = 0.0
-
-
-@dataclass
-class Retrieved:
-    step: Step
-    similarity: float
-
-
-@dataclass
-class SpaceItem:
-    text: str
-    kind: str  # "answer" | "summary"
-    run_id: str
-    task: str
-    similarity: float
-
-
 def _ints(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part]
 

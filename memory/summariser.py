@@ -10,8 +10,8 @@ import re
 import zlib
 from typing import Sequence
 
-from agent.llm.base import Message
-from agent.schema import Step
+from core.llm import Message
+from core.schema import Step
 from memory.base import render_steps
 from memory.tokens import TokenCounter, truncate_to_tokens
 

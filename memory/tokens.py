@@ -27,7 +27,7 @@ class CallableCounter:
 def minilm_token_counter() -> CallableCounter:
     from tokenizers import Tokenizer
 
-    from memory.embedding import minilm_dir
+    from core.embedding import minilm_dir
 
     tokenizer = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
     tokenizer.no_truncation()

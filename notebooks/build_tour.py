@@ -74,13 +74,13 @@ tour_llm = Replay([
 ])
 """),
     ("markdown", """
-`Agent.stream` yields typed events (`agent/schema.py`): `StepStarted`, `PromptSent` (the full messages),
+`Agent.stream` yields typed events (`agent/events.py`): `StepStarted`, `PromptSent` (the full messages),
 `LLMOutput`, `ActionEvent`, `ObservationEvent`, `StepRecorded`, and last a `FinalEvent` carrying the `RunResult`.
 Here each event becomes one short line.
 """),
     ("code", """
 from agent.loop import Agent
-from agent.schema import ActionEvent, FinalEvent, LLMOutput, ObservationEvent, PromptSent, StepStarted
+from agent.events import ActionEvent, FinalEvent, LLMOutput, ObservationEvent, PromptSent, StepStarted
 
 
 def show(event) -> None:
@@ -197,7 +197,7 @@ def scripted_notes(messages) -> str:
     ("code", """
 import uuid
 
-from memory.chroma import make_client
+from core.chroma import make_client
 from memory.strategies import STRATEGIES, make_memory
 from memory.tokens import minilm_token_counter
 
@@ -211,7 +211,6 @@ def run_with(strategy: str):
                          summariser_llm=Replay(responder=scripted_notes, name="scripted-notes"))
     llm = Replay(LONG_SCRIPT)
     run = Agent(llm, tools, memory=memory, run_id=run_id).run(LONG_TASK)
-    memory.finish(run)
     prompt_tokens = [sum(count_tokens(m.content) for m in call) for call in llm.calls]
     return run, memory, llm, prompt_tokens
 

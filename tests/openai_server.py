@@ -20,6 +20,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     usage: tuple[int, int] | None = (11, 7)  # (prompt, completion); None sends no usage field
     raw_body: str | None = None              # sent verbatim instead of a completion / error object
+    cached_tokens: int | None = None         # usage.prompt_tokens_details.cached_tokens, as caching servers send
 
 
 def completion(text: str, **kwargs) -> Reply:
@@ -145,4 +146,6 @@ def _completion_body(reply: Reply, model: str) -> dict:
         prompt, completion_tokens = reply.usage
         body["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
                          "total_tokens": prompt + completion_tokens}
+        if reply.cached_tokens is not None:
+            body["usage"]["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
     return body

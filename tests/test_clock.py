@@ -1,4 +1,4 @@
-"""current_time and date_diff, against a fixed clock (tools.clock.utc_now) and against the real one."""
+"""current_time and date_diff, against a fixed clock and against the real one."""
 from __future__ import annotations
 
 import calendar
@@ -6,11 +6,12 @@ import re
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tools import clock
+from core.clock import fixed_clock
 from tools.base import ToolError, ToolRegistry
-from tools.clock import current_time, date_diff, parse_date
+from tools.clock import clock_tools, current_time, date_diff, parse_date
 
 WINTER = datetime(2026, 12, 2, 17, 30, 5, tzinfo=timezone.utc)   # a Wednesday
 SUMMER = datetime(2026, 7, 1, 23, 0, 0, tzinfo=timezone.utc)     # a Wednesday, 23:00 UTC
@@ -18,8 +19,11 @@ SUMMER = datetime(2026, 7, 1, 23, 0, 0, tzinfo=timezone.utc)     # a Wednesday, 
 
 @pytest.fixture
 def frozen(monkeypatch):
+    """Rebinds this module's current_time / date_diff to tools reading a fixed clock."""
     def freeze(instant: datetime) -> None:
-        monkeypatch.setattr(clock, "utc_now", lambda: instant)
+        fixed_current_time, fixed_date_diff = clock_tools(fixed_clock(instant))
+        monkeypatch.setitem(globals(), "current_time", fixed_current_time)
+        monkeypatch.setitem(globals(), "date_diff", fixed_date_diff)
     freeze(WINTER)
     return freeze
 

@@ -13,9 +13,9 @@ import pytest
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
-from agent.llm.base import LLMError  # noqa: E402
 from agent.llm.grammar import FINAL_ACTION, action_names, gbnf_literal, react_gbnf  # noqa: E402
-from agent.llm.local_llama import _vocab_only, check_grammar_compiles, ensure_default_model  # noqa: E402
+from agent.llm.local_llama import _vocab_only, check_grammar_compiles  # noqa: E402
+from core.llm import LLMError  # noqa: E402
 
 TOOL_LISTS = [
     [],
@@ -26,9 +26,8 @@ TOOL_LISTS = [
 
 
 @pytest.fixture(scope="module")
-def vocab(request):
-    # pytest's cache dir keeps the assembled 1 GB model between runs (verified via its sidecar record)
-    return _vocab_only(ensure_default_model(request.config.cache.mkdir("ponder-models")))
+def vocab(model_path):
+    return _vocab_only(model_path)
 
 
 def grammar_accepts(vocab, gbnf: str, text: str) -> bool:
@@ -113,7 +112,7 @@ STRICT = re.compile(r"Thought: [^\n]+\nAction: (?P<action>[^\n]+)\nAction Input:
 @pytest.mark.parametrize("text", VALID)
 def test_grammar_text_is_what_the_parser_accepts_strictly(text):
     parser = pytest.importorskip("agent.parser")
-    from agent.schema import ParseStatus
+    from core.schema import ParseStatus
     parsed = parser.parse(text)
     match = STRICT.fullmatch(text)
     assert parsed.status == ParseStatus.ok

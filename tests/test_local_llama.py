@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("llama_cpp")
 
 from agent.llm import local_llama  # noqa: E402
-from agent.llm.base import LLMError, Message  # noqa: E402
-from agent.llm.local_llama import LocalLlama, ensure_default_model, local_token_counter  # noqa: E402
+from agent.llm.local_llama import LocalLlama, local_token_counter  # noqa: E402
 from agent.llm.select import select_llm  # noqa: E402
+from core.llm import LLMError, Message  # noqa: E402
 from tools.calculator import calculator  # noqa: E402
 
 STRICT = re.compile(r"Thought: [^\n]+\nAction: (?P<action>[^\n]+)\nAction Input: (?P<input>[^\n]+)")
@@ -33,15 +33,9 @@ QUESTION = "What is 15 raised to the power of 2?"
 TOOLS = ["calculator", "wiki_search"]
 
 
-@pytest.fixture(scope="module")
-def model_path(request):
-    # pytest's cache dir keeps the assembled 1 GB model between runs (verified via its sidecar record)
-    return ensure_default_model(request.config.cache.mkdir("ponder-models"))
-
-
-@pytest.fixture(scope="module")
-def llm(model_path):
-    return LocalLlama(model_path)
+@pytest.fixture
+def llm(local_llm):
+    return local_llm  # fixed threads, empty prompt cache (conftest): the same greedy path on every run
 
 
 def user(task: str, work: str = "") -> Message:
@@ -201,19 +195,14 @@ def test_thread_count_follows_the_override_and_never_exceeds_the_cores(monkeypat
 
 
 @pytest.mark.slow
-def test_real_model_answers_the_seed_demo_through_the_agent(llm, request):
+def test_real_model_answers_the_seed_demo_through_the_agent(llm, offline_wiki):
     """The embedded model with the agent's own prompts, grammar, memory-free loop and the real offline tools."""
-    from pathlib import Path
-
     from agent.config import AgentConfig
     from agent.loop import Agent
-    from agent.schema import ParseStatus, StopReason
+    from core.schema import ParseStatus, StopReason
     from tools.defaults import default_tools
-    from tools.wiki_offline import OfflineWiki, default_corpus_path
 
-    wiki = OfflineWiki(corpus_path=default_corpus_path(),
-                       index_dir=Path(request.config.cache.mkdir("ponder_wiki_index")))
-    result = Agent(llm, default_tools(wiki), config=AgentConfig(max_steps=8)).run(
+    result = Agent(llm, default_tools(offline_wiki), config=AgentConfig(max_steps=8)).run(
         "What is Python, and what is 15 raised to the power of 2?")
     assert result.stop_reason is StopReason.final_answer and not result.forced_answer, result.steps
     assert "225" in result.answer

@@ -1,17 +1,17 @@
 """The ReAct loop end to end: Replay model, real tools (Wikipedia via the loopback MediaWiki server)."""
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
 from agent.config import AgentConfig
-from agent.llm.base import Completion, LLMError
+from agent.events import FinalEvent, ObservationEvent, StepStarted
 from agent.llm.replay import Replay
 from agent.loop import Agent
-from agent.schema import FinalEvent, ObservationEvent, StepStarted, StopReason, Usage
 from agent.trace import read_trace
+from core.llm import Completion
+from core.schema import Step, StopReason, Usage
 from tests.mediawiki_server import start_mediawiki_server
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
@@ -83,7 +83,8 @@ def test_repeated_action_warns_then_stops():
     assert result.forced_answer and result.answer == "It is 4."
     assert result.steps[0].observation == "4"
     assert all("already ran calculator" in s.observation for s in result.steps[1:3])
-    assert len(result.steps) == 3
+    # the call whose repeat stops the run is a step like any other: stored and traced
+    assert len(result.steps) == 4 and result.steps[3].outcome == "repeat_warning"
     # right after each warning the repeated tool is left out of the allowed actions (the grammar of a
     # constrained model), then offered again
     assert llm.tool_names[0] == ["calculator", "Final"]
@@ -228,8 +229,78 @@ def test_a_final_answer_with_an_unbacked_number_is_sent_back_once():
 
 def test_the_number_check_is_bounded_and_can_be_turned_off():
     script = [step("guess", "Final", "It is 1234.")] * 3
-    insisted = Agent(Replay(script), counting_tools(), config=AgentConfig(final_number_checks=2)).run("x")
+    insisted = Agent(Replay(script), counting_tools(), config=AgentConfig(max_final_rejections=2)).run("x")
     assert insisted.stop_reason is StopReason.final_answer and len(insisted.steps) == 3
     assert "still states 1234" in insisted.steps[1].observation
-    unchecked = Agent(Replay(script[:1]), counting_tools(), config=AgentConfig(final_number_checks=0)).run("x")
+    unchecked = Agent(Replay(script[:1]), counting_tools(), config=AgentConfig(max_final_rejections=0)).run("x")
     assert unchecked.answer == "It is 1234." and len(unchecked.steps) == 1
+
+
+def test_each_step_records_its_outcome():
+    script = [step("a", "calculator", "1+1"), "gibberish without any labels", step("b", "calculator", "1+1"),
+              step("c", "Final", "It is 30."), step("d", "Final", "It is 2.")]
+    result = Agent(Replay(script), counting_tools()).run("What is 1+1?")
+    assert [s.outcome for s in result.steps] == ["tool", "parse_error", "repeat_warning", "final_sent_back", "final"]
+    assert result.answer == "It is 2."
+
+
+def test_final_answer_checks_are_a_list_and_each_verdict_is_a_step():
+    def no_maybes(candidate):
+        return "Be definite." if "maybe" in candidate.answer else None
+
+    script = [step("a", "Final", "maybe blue"), step("b", "Final", "Blue.")]
+    config = AgentConfig(final_answer_checks=[no_maybes])
+    result = Agent(Replay(script), counting_tools(), config=config).run("Sky colour?")
+    assert [(s.outcome, s.observation) for s in result.steps] == [("final_sent_back", "Be definite."),
+                                                                  ("final", "")]
+    assert result.answer == "Blue."
+
+
+def test_one_clock_dates_the_prompt_and_the_date_tools():
+    from datetime import datetime, timezone
+
+    from core.clock import fixed_clock
+    from tools.clock import clock_tools
+
+    clock = fixed_clock(datetime(2030, 6, 1, 12, tzinfo=timezone.utc))
+    _, date_diff = clock_tools(clock)
+    llm = Replay([step("Count from 1969.", "date_diff", "1969"), step("Done.", "Final", "61 years.")])
+    result = Agent(llm, ToolRegistry([date_diff]), clock=clock).run("How many years since 1969?")
+    system = llm.calls[0][0].content
+    assert "Today's date is 2030-06-01" in system
+    assert result.steps[0].observation.startswith("start 1969 to end 2030-06-01: 61 years")
+    # the worked example's Observation is the tool's own wording on the same date
+    assert "Observation: start 1969 to end 2030-06-01: 61 years by the years alone; ..." in system
+
+
+def test_a_memory_that_holds_steps_is_resumed_after_them(tmp_path):
+    from core.chroma import make_client
+    from memory.store import Store
+    from memory.strategies import make_memory
+
+    store = Store(make_client("memory"))
+    first = make_memory("window", "resume-in-process", store=store, task="What is 6 times 7?")
+    done = Agent(Replay([step("First 6*7.", "calculator", "6*7")]), counting_tools(), memory=first,
+                 config=AgentConfig(max_steps=1, force_final_answer=False)).run()
+    assert done.stop_reason is StopReason.max_steps and len(done.steps) == 1
+    reopened = make_memory("window", "resume-in-process", store=store)
+    assert reopened.task == "What is 6 times 7?"  # the task comes with the stored run
+    llm = Replay([step("Got it.", "Final", "6 times 7 is 42.")])
+    result = Agent(llm, counting_tools(), memory=reopened).run()
+    assert [s.index for s in result.steps] == [0, 1] and result.answer == "6 times 7 is 42."
+    assert "Observation: 42" in [m.content for m in llm.calls[0]]  # the stored step is in the prompt
+    assert store.run_info("resume-in-process").status == "final_answer"
+
+
+def test_context_only_reads():
+    from core.chroma import make_client
+    from memory.store import Store
+    from memory.strategies import make_memory
+
+    store = Store(make_client("memory"))
+    memory = make_memory("retrieval", "reads-only", store=store, task="A task")
+    memory.add(Step(index=0, thought="t", action="calculator", action_input="1", observation="1"))
+    before = (store.run_info("reads-only"), store.step_records("reads-only"))
+    for _ in range(3):
+        memory.context()
+    assert (store.run_info("reads-only"), store.step_records("reads-only")) == before

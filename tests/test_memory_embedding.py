@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memory.embedding import get_embedder
+from core.embedding import get_embedder
 from memory.tokens import minilm_token_counter, truncate_to_tokens
 
 TEXTS = ["The Peace of Westphalia was signed in 1648 in Osnabrück and Münster.",

@@ -6,14 +6,13 @@ import uuid
 
 import pytest
 
+from agent.bench.synthetic import FACTS, TASK, distractor_step, fact_step, research_run
 from agent.llm.replay import Replay
-from agent.schema import Step
-from memory.base import FullHistory
-from memory.chroma import make_client
+from core.chroma import make_client
+from core.schema import Step
 from memory.context import Assembler
 from memory.store import Store
-from memory.strategies import STRATEGIES, make_memory
-from memory.synthetic import FACTS, TASK, distractor_step, fact_step, research_run
+from memory.strategies import STRATEGIES, FullHistory, make_memory
 from memory.tokens import TRUNCATION_MARK, minilm_token_counter
 
 
@@ -45,11 +44,11 @@ def test_planted_step_is_retrieved_among_200_distractors(store):
     memory = make_memory("retrieval", rid, store=store, task=TASK)
     memory.add(Step(index=201, thought="Where and in which year was the Peace of Westphalia signed?",
                     action="wiki_search", action_input="Westphalia treaty", observation="No exact match."))
-    text = memory.context(TASK).text
-    assert 42 in memory.last.retrieved
-    assert "[step 42]" in text and "Osnabrück" in text
+    shown = memory.context()
+    assert 42 in shown.retrieved
+    assert "[step 42]" in shown.text and "Osnabrück" in shown.text
     # Chosen steps are shown in chronological order.
-    assert memory.last.retrieved == sorted(memory.last.retrieved)
+    assert shown.retrieved == sorted(shown.retrieved)
 
 
 def test_retrieval_drops_the_recent_window_and_weak_matches(store):
@@ -58,9 +57,9 @@ def test_retrieval_drops_the_recent_window_and_weak_matches(store):
     rng = random.Random(3)
     for i in range(1, 12):
         memory.add(distractor_step(i, rng))
-    memory.context(TASK).text
-    assert memory.last.recent == [9, 10, 11]
-    assert memory.last.retrieved == []  # nothing is that similar
+    shown = memory.context()
+    assert [step.index for step in shown.recent] == [9, 10, 11]
+    assert shown.retrieved == []  # nothing is that similar
 
 
 def test_retrieval_summary_prompt_stays_flat_while_full_grows(store):
@@ -71,9 +70,9 @@ def test_retrieval_summary_prompt_stays_flat_while_full_grows(store):
                              summariser_llm=notes_llm() if strategy != "full" else None)
         tokens[strategy] = []
         for step in steps:
-            memory.context(TASK).text
-            tokens[strategy].append(memory.last.tokens)
-            memory.add(step)
+            shown = memory.context()
+            tokens[strategy].append(shown.tokens)
+            memory.add(step, shown)
         if strategy != "full":
             assert memory.summary is not None and memory.summary.upto >= 80
     full, summary = tokens["full"], tokens["retrieval+summary"]
@@ -85,14 +84,15 @@ def test_retrieval_summary_prompt_stays_flat_while_full_grows(store):
 
 
 def test_full_strategy_is_the_seed_full_history(store):
-    memory = make_memory("full", run_id(), store=store)
-    seed = FullHistory()
+    memory = make_memory("full", run_id(), store=store, task=TASK)
+    seed = FullHistory(TASK)
     rng = random.Random(5)
     for i in range(1, 6):
         step = distractor_step(i, rng)
         memory.add(step)
         seed.add(step)
-    assert memory.context(TASK).text == seed.context(TASK).text
+    assert memory.context().text == seed.context().text
+    assert memory.steps() == seed.steps() and store.load_steps(memory.run_id) == seed.steps()  # stored too
 
 
 def test_unknown_strategy_lists_the_valid_names(store):
@@ -110,20 +110,20 @@ def test_budget_truncates_old_observations_before_dropping_recent_steps():
                   observation=long_text) for i in range(1, 4)]
     assembled = Assembler(counter, budget=600).assemble(recent=steps)
     assert assembled.tokens <= 600
-    assert assembled.recent == [1, 2, 3]
+    assert [s.index for s in assembled.recent] == [1, 2, 3]
     assert all(f"[step {i}]" in assembled.text for i in (1, 2, 3))
     assert TRUNCATION_MARK.strip() in assembled.text
     # the steps the prompt shows as turns are the same cut copies the budget counted; the stored ones stay whole
-    assert [s.index for s in assembled.recent_steps] == [1, 2, 3] and assembled.background == ""
-    assert all(TRUNCATION_MARK.strip() in s.observation for s in assembled.recent_steps[:-1])
+    assert assembled.background == ""
+    assert all(TRUNCATION_MARK.strip() in s.observation for s in assembled.recent[:-1])
     assert all(s.observation == long_text for s in steps)
 
 
 def test_a_custom_token_counter_is_used(store):
-    words = make_memory("window", run_id(), store=store, token_counter=lambda text: len(text.split()),
+    words = make_memory("window", run_id(), store=store, task=TASK, token_counter=lambda text: len(text.split()),
                         token_budget=150)
     rng = random.Random(9)
     for i in range(1, 5):
         words.add(distractor_step(i, rng))
-    text = words.context(TASK).text
-    assert words.last.tokens == len(text.split()) <= 150
+    shown = words.context()
+    assert shown.tokens == len(shown.text.split()) <= 150

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from agent.schema import ParseStatus, Step, Usage
-from memory.chroma import get_collection, make_client
+from agent.bench.synthetic import distractor_step
+from core.chroma import get_collection, make_client
+from core.schema import ParseStatus, RunResult, Step, StopReason, Usage
 from memory.store import Store
 from memory.strategies import make_memory
-from memory.synthetic import distractor_step
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,8 +44,7 @@ def test_load_steps_returns_the_exact_steps_sorted(store):
                   usage=Usage(prompt_tokens=i, completion_tokens=2 * i), started_at=1000.5 + i)
              for i in (1, 2, 3)]
     for step in steps:
-        memory.context("a task").text
-        memory.add(step)
+        memory.add(step, memory.context())
     assert store.load_steps(rid) == steps
     assert store.load_steps(run_id("unknown")) == []
 
@@ -57,20 +56,19 @@ def test_reopening_a_run_resumes_without_duplicating(store):
     for step in steps:
         first.add(step)
     again = make_memory("window", rid, store=store)
-    assert again.steps == steps and again.task == "resume me"
+    assert again.steps() == steps and again.task == "resume me"
     again.add(steps[-1])  # a loop that re-adds the last stored step must not create a duplicate
     again.add(distractor_step(6, random.Random(6)))
     assert [s.index for s in store.load_steps(rid)] == [1, 2, 3, 4, 5, 6]
-    assert "[step 6]" in again.context("resume me").text and "[step 3]" not in again.context("resume me").text
+    assert "[step 6]" in again.context().text and "[step 3]" not in again.context().text
 
 
 def test_registry_lists_runs_with_status_and_retrieval_records(store):
     rid = run_id("reg")
     memory = make_memory("retrieval", rid, store=store, task="registry task")
     for i in range(1, 8):
-        memory.context("registry task").text
-        memory.add(distractor_step(i, random.Random(i)))
-    memory.finish(answer="42", status="final_answer")
+        memory.add(distractor_step(i, random.Random(i)), memory.context())
+    memory.finish(RunResult(run_id=rid, task=memory.task, answer="42", stop_reason=StopReason.final_answer))
     info = next(run for run in store.list_runs() if run.run_id == rid)
     assert (info.task, info.status, info.steps, info.strategy, info.answer) == \
         ("registry task", "final_answer", 7, "retrieval", "42")
@@ -93,7 +91,7 @@ def test_concurrent_runs_in_threads_never_see_each_other(store):
         try:
             memory = make_memory("retrieval", rid, store=store, task=f"task {tag}")
             for i in range(1, 16):
-                text = memory.context(f"task {tag}").text
+                text = memory.context().text
                 assert f"run-{'b' if tag == 'a' else 'a'}" not in text
                 memory.add(Step(index=i, thought=f"run-{tag} thinks {i}", action="wiki_search",
                                 action_input=f"run-{tag} {i}", observation=f"run-{tag} saw item {i}"))
@@ -114,17 +112,17 @@ def test_concurrent_runs_in_threads_never_see_each_other(store):
 
 PROCESS_RUN = textwrap.dedent("""
     import json, sys
-    from agent.schema import Step
-    from memory.chroma import make_client
+    from core.schema import Step
+    from core.chroma import make_client
     from memory.strategies import make_memory
     path, rid, tag = sys.argv[1:4]
     memory = make_memory("retrieval", rid, client=make_client("persistent", path), task="task " + tag)
     leaks = 0
     for i in range(1, 13):
-        leaks += ("process-" + ("b" if tag == "a" else "a")) in memory.context("task " + tag).text
+        leaks += ("process-" + ("b" if tag == "a" else "a")) in memory.context().text
         memory.add(Step(index=i, thought=f"process-{tag} thinks {i}", action="wiki_search",
                         action_input=f"process-{tag} {i}", observation=f"process-{tag} saw {i}"))
-    print(json.dumps({"leaks": leaks, "steps": len(memory.steps)}))
+    print(json.dumps({"leaks": leaks, "steps": len(memory.steps())}))
 """)
 
 
@@ -145,25 +143,30 @@ def test_two_processes_on_one_persistent_store_stay_apart(tmp_path):
     assert {run.run_id for run in reopened.list_runs()} == set(rids.values())
 
 
-def test_introspection_texts_show_runs_steps_and_retrievals(store):
-    from memory.introspect import format_run, format_runs
+def test_ponder_memory_shows_runs_steps_and_retrievals(tmp_path, monkeypatch, capsys):
+    from agent.cli import main
 
+    monkeypatch.setenv("PONDER_HOME", str(tmp_path))
+    store = Store(make_client("persistent", tmp_path / "chroma"))
     rid = run_id("show")
     memory = make_memory("retrieval", rid, store=store, task="show me")
     for i in range(1, 7):
-        memory.context("show me").text
-        memory.add(distractor_step(i, random.Random(i)))
-    listing = format_runs(store.list_runs())
+        memory.add(distractor_step(i, random.Random(i)), memory.context())
+    assert main(["memory"]) == 0
+    listing = capsys.readouterr().out
     assert rid in listing and "show me" in listing
-    report = format_run(store, rid)
+    assert main(["memory", rid]) == 0
+    report = capsys.readouterr().out
     last = store.step_records(rid)[-1]
-    assert f"[step 6] retrieved: {', '.join(map(str, last.retrieved)) or 'none'}" in report
-    assert "No run" in format_run(store, run_id("missing"))
+    assert f"step 6 · prompt {last.context_tokens} memory tokens · retrieved steps: " \
+           f"{', '.join(map(str, last.retrieved)) or 'none'}" in report
+    assert main(["memory", run_id("missing")]) == 2
+    assert "no run" in capsys.readouterr().err
 
 
 def test_processes_opening_a_new_persistent_store_at_once_all_succeed(tmp_path):
     # Unserialised, Chroma's first-open migrations raced here: "table collections already exists" in 3 of 32 opens.
-    code = ("import sys\nfrom memory.chroma import make_client\n"
+    code = ("import sys\nfrom core.chroma import make_client\n"
             "make_client('persistent', sys.argv[1]).get_or_create_collection('probe', embedding_function=None)\n")
     for trial in range(3):
         procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / f"store{trial}")], cwd=ROOT,

@@ -7,13 +7,13 @@ import uuid
 
 import pytest
 
-from agent.llm.base import LLMError
+from agent.bench.synthetic import distractor_step
 from agent.llm.replay import Replay
-from agent.schema import RunResult, Step, StopReason
-from memory.chroma import make_client
+from core.chroma import make_client
+from core.llm import LLMError
+from core.schema import RunResult, Step, StopReason
 from memory.store import Store
 from memory.strategies import make_memory
-from memory.synthetic import distractor_step
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +28,7 @@ def run_id() -> str:
 def drive(memory, first: int, last: int, seed: int = 0) -> None:
     rng = random.Random(seed)
     for i in range(first, last + 1):
-        memory.context("find facts").text
-        memory.add(distractor_step(i, rng))
+        memory.add(distractor_step(i, rng), memory.context())
 
 
 def test_old_steps_are_folded_into_a_stored_summary_in_every_prompt(store):
@@ -42,10 +41,10 @@ def test_old_steps_are_folded_into_a_stored_summary_in_every_prompt(store):
     drive(memory, 9, 9)
     assert (memory.summary.first, memory.summary.upto) == (1, 6)
     assert "[step 3]" in llm.calls[0][-1].content  # the summariser saw the steps it folds
-    text = memory.context("find facts").text
+    text = memory.context().text
     assert text.startswith("Summary of steps 1-6:\nFacts:\n- first batch")
     drive(memory, 10, 15)
-    assert memory.summary.upto == 12 and "second batch" in memory.context("find facts").text
+    assert memory.summary.upto == 12 and "second batch" in memory.context().text
     assert [(s.first, s.upto) for s in store.summaries(rid)] == [(1, 6), (1, 12)]
     assert [s.index for s in store.load_steps(rid)] == list(range(1, 16))  # originals kept
     assert make_memory("retrieval+summary", rid, store=store, summariser_llm=llm).summary.upto == 12
@@ -80,7 +79,7 @@ def test_summariser_failure_keeps_the_previous_summary_and_the_run_going(store, 
     assert memory.summary.text == "Facts:\n- kept note" and memory.summary.upto == 6
     assert reason in caplog.text
     assert len(store.load_steps(rid)) == 16
-    assert "kept note" in memory.context("find facts").text
+    assert "kept note" in memory.context().text
 
 
 def test_summary_length_is_bounded(store):
@@ -97,7 +96,6 @@ def test_a_named_space_carries_answers_and_notes_into_later_runs(store):
     space = f"space-{uuid.uuid4().hex[:8]}"
     first = make_memory("retrieval+summary", run_id(), store=store, space=space, task="How deep is Lake Baikal?",
                         summariser_llm=Replay(["Facts:\n- Lake Baikal is 1,642 m deep (step 1)"] * 3))
-    first.context("How deep is Lake Baikal?").text
     first.add(Step(index=1, thought="Read about Lake Baikal.", action="wiki_page", action_input="Lake Baikal",
                    observation="Lake Baikal in Siberia is the deepest lake in the world, 1,642 m deep."))
     first.finish(RunResult(run_id=first.run_id, task=first.task, answer="Lake Baikal is 1,642 m deep.",
@@ -105,7 +103,8 @@ def test_a_named_space_carries_answers_and_notes_into_later_runs(store):
     assert {item.kind for item in store.space_items(space)} == {"answer", "summary"}
 
     later = make_memory("retrieval", run_id(), store=store, space=space, task="Which lake in Siberia is deepest?")
-    text = later.context("Which lake in Siberia is deepest?").text
+    text = later.context().text
     assert "Notes from earlier runs:" in text and "1,642 m" in text
-    other_space = make_memory("retrieval", run_id(), store=store, space=f"other-{uuid.uuid4().hex[:8]}")
-    assert "1,642" not in other_space.context("Which lake in Siberia is deepest?").text
+    other_space = make_memory("retrieval", run_id(), store=store, space=f"other-{uuid.uuid4().hex[:8]}",
+                              task="Which lake in Siberia is deepest?")
+    assert "1,642" not in other_space.context().text

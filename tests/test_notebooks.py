@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.schema import FinalEvent, ObservationEvent, StepStarted, StopReason
+from agent.events import FinalEvent, ObservationEvent, StepStarted
+from core.schema import StopReason
 from memory.strategies import STRATEGIES
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"

@@ -5,11 +5,10 @@ import socket
 import time
 
 import pytest
-
-from agent.llm.base import LLM, LLMError, Message
-from agent.llm.openai_chat import LOCAL_DUMMY_KEY, MAX_STOP_SEQUENCES, OpenAIChat
-from agent.parser import STOP_SEQUENCES
 from openai_server import FakeOpenAIServer, Reply, completion, error
+
+from agent.llm.openai_chat import LOCAL_DUMMY_KEY, MAX_STOP_SEQUENCES, OpenAIChat
+from core.llm import LLM, STOP_SEQUENCES, LLMError, Message
 
 FAST = dict(backoff_base=0.001, backoff_max=1.0)  # keep retry sleeps negligible in tests
 MESSAGES = [Message(role="system", content="You are Ponder."), Message(role="user", content="Capital of France?")]
@@ -38,9 +37,19 @@ def test_completion_sends_model_messages_stop_and_reports_usage():
     assert request.body["model"] == "my-model"
     assert request.body["messages"] == [{"role": "system", "content": "You are Ponder."},
                                         {"role": "user", "content": "Capital of France?"}]
-    assert request.body["stop"] == STOP_SEQUENCES
+    assert request.body["stop"] == list(STOP_SEQUENCES)
     assert request.body["temperature"] == 0.3 and request.body["max_tokens"] == 77
     assert request.headers["authorization"] == "Bearer sk-test"
+
+
+def test_prompt_tokens_served_from_the_servers_cache_are_reported():
+    with serve(completion("Thought: a\nAction: Final\nAction Input: b", usage=(900, 9), cached_tokens=850),
+               completion("Thought: a\nAction: Final\nAction Input: b", usage=(900, 9))) as server:
+        llm = OpenAIChat(model="m", base_url=server.url, api_key="sk-test")
+        cached = llm.complete(MESSAGES).usage
+        silent = llm.complete(MESSAGES).usage
+    assert (cached.cached_prompt_tokens, cached.evaluated_prompt_tokens) == (850, 50)
+    assert silent.cached_prompt_tokens is None and silent.evaluated_prompt_tokens == 900  # unknown: all evaluated
 
 
 def test_config_from_environment(monkeypatch):

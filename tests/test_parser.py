@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from agent.parser import FORMAT_HELP, STOP_SEQUENCES, Parsed, cut_invented_observation, parse
-from agent.schema import ParseStatus
+from agent.parser import FORMAT_HELP, Parsed, cut_invented_observation, parse
+from core.llm import STOP_SEQUENCES
+from core.schema import ParseStatus
 
 OK, JSON, LENIENT, ERROR = ParseStatus.ok, ParseStatus.json, ParseStatus.lenient, ParseStatus.error
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from agent import prompts
-from agent.schema import ParseStatus, Step
+from core.schema import ParseStatus, Step
 from memory.base import Context
 
 

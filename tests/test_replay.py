@@ -4,9 +4,8 @@ import json
 
 import pytest
 
-from agent.llm.base import LLM, LLMError, Message, count_tokens_fallback
-from agent.llm.replay import Replay, apply_stop
-from agent.parser import STOP_SEQUENCES
+from agent.llm.replay import Replay
+from core.llm import LLM, STOP_SEQUENCES, LLMError, Message, apply_stop, count_tokens_fallback
 
 ASK = [Message(role="system", content="sys prompt"), Message(role="user", content="What is 15**2?")]
 
@@ -104,3 +103,15 @@ def test_exactly_one_source():
         Replay()
     with pytest.raises(ValueError):
         Replay(["a"], responder=lambda m: "b")
+
+
+def test_a_repeated_prefix_counts_as_cached_like_a_server_cache():
+    llm = Replay(["a", "b", "c"])
+    system = Message(role="system", content="A long and stable system prompt. " * 20)
+    first = llm.complete([system, Message(role="user", content="question one")]).usage
+    second = llm.complete([system, Message(role="user", content="question one"),
+                           Message(role="assistant", content="step")]).usage
+    rewritten = llm.complete([Message(role="user", content="Another prompt."), system]).usage
+    assert first.cached_prompt_tokens == 0 and first.evaluated_prompt_tokens == first.prompt_tokens
+    assert second.cached_prompt_tokens >= first.prompt_tokens - 1  # all of the first prompt was reused
+    assert rewritten.cached_prompt_tokens == 0  # a change at the start invalidates everything after it

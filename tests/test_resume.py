@@ -3,7 +3,6 @@ waits on the model for step K, then resumed. Nothing stored may be lost or dupli
 must see exactly the prompt the killed one was waiting on."""
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import time
@@ -11,9 +10,17 @@ import time
 import pytest
 
 from agent.trace import read_trace
+from tests.cli_helpers import (
+    RUN_TIMEOUT,
+    closed_port_url,
+    memory_json,
+    ponder,
+    ponder_env,
+    run_id_of,
+    start_ponder,
+    step,
+)
 from tests.openai_server import FakeOpenAIServer, Reply, completion
-from tests.test_cli import (RUN_TIMEOUT, closed_port_url, memory_json, ponder, ponder_env, run_id_of, start_ponder,
-                            step)
 
 DONE_BEFORE_KILL = 3  # K: steps completed and stored before the process dies waiting on step K
 QUESTION = "What is 4+4, after warming up?"

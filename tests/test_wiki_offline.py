@@ -11,16 +11,18 @@ import numpy as np
 import pytest
 
 from tools.wiki_base import Disambiguation, PageMissing, WikiBackend
-from tools.wiki_offline import (SHIPPED_VECTORS, CorpusError, OfflineWiki, _fingerprint, default_corpus_path,
-                                embed_text, load_corpus, normalise)
+from tools.wiki_offline import (
+    SHIPPED_VECTORS,
+    CorpusError,
+    OfflineWiki,
+    _fingerprint,
+    default_corpus_path,
+    embed_text,
+    load_corpus,
+    normalise,
+)
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="session")
-def wiki_index_dir(request) -> Path:
-    # pytest's cache dir survives between local runs; the index inside is keyed by corpus fingerprint
-    return Path(request.config.cache.mkdir("ponder_wiki_index"))
 
 
 @pytest.fixture(scope="session")
@@ -190,7 +192,7 @@ def test_odd_queries_do_not_crash(wiki, query):
 
 def test_shipped_vectors_are_the_real_embeddings(wiki):
     """tools/data/wiki_vectors_en.npz must match what MiniLM computes now for this corpus."""
-    from memory.embedding import get_embedder
+    from core.embedding import get_embedder
 
     with np.load(SHIPPED_VECTORS) as shipped:
         assert str(shipped["fingerprint"]) == _fingerprint(default_corpus_path())

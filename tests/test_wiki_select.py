@@ -4,7 +4,6 @@ from __future__ import annotations
 import logging
 import socket
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,11 @@ from tools.wiki_select import make_backend
 
 
 @pytest.fixture(autouse=True)
-def isolated(monkeypatch, request):
-    # PONDER_HOME in pytest's cache: the offline BM25 index is saved there once, not rebuilt per test
-    monkeypatch.setenv("PONDER_HOME", str(Path(request.config.cache.mkdir("ponder_wiki_select_home"))))
+def isolated(monkeypatch, test_data_dir):
+    # PONDER_HOME in the shared test data: the offline BM25 index is saved there once, not rebuilt per test
+    home = test_data_dir / "wiki-select-home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("PONDER_HOME", str(home))
     for var in ("PONDER_WIKI", "PONDER_WIKI_CORPUS", "PONDER_WIKI_API_URL"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setattr(wiki_select, "_fallback_told", False)

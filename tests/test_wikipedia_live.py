@@ -100,8 +100,11 @@ def test_endpoints_do_not_share_the_packages_global_cache(server):
 
 
 def test_package_globals_are_left_alone_for_other_callers(server, wiki, monkeypatch):
+    shipped = wikipedia_module._wiki_request
     wiki.page("Thomas Edison")
+    wiki.search("Edison")
     assert wikipedia_module.API_URL == "http://en.wikipedia.org/w/api.php"
+    assert wikipedia_module._wiki_request is shipped  # the router is in place only while a call is in flight
     # outside a LiveWiki call the package behaves as shipped (our router hands over to the original)
     monkeypatch.setattr(wikipedia_module, "API_URL", server.api_url)
     assert wikipedia.search.fn("Edison", results=3)[0] == "Thomas Edison"

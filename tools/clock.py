@@ -4,21 +4,19 @@ from __future__ import annotations
 import calendar
 import functools
 import re
-from datetime import date, datetime, timedelta, timezone as fixed_timezone, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
+from datetime import timezone as fixed_timezone
+from typing import Callable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from core.clock import SYSTEM_CLOCK, Clock
 from tools.base import ToolError
 
 TIMEZONE_EXAMPLE = "use an IANA name such as 'Europe/Paris', 'America/New_York' or 'UTC', or an offset like 'UTC+2'"
 
 
-def utc_now() -> datetime:
-    """The clock every tool here reads. Tests replace tools.clock.utc_now with a fixed instant."""
-    return datetime.now(fixed_timezone.utc)
-
-
 def today() -> date:
-    return utc_now().astimezone().date()
+    return SYSTEM_CLOCK.today()
 
 
 @functools.lru_cache(maxsize=1)
@@ -63,14 +61,14 @@ def _parse_timezone(name: str) -> tuple[tzinfo | None, str]:
     raise ToolError(f"unknown timezone {text!r}; {TIMEZONE_EXAMPLE}{hint}")
 
 
-def current_time(timezone: str = "local") -> str:
+def _current_time(clock: Clock, timezone: str = "local") -> str:
     """The current date and time (ISO 8601 and weekday) in a timezone.
 
     Input: an IANA timezone name like 'Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC', an offset like
     'UTC+5:30', or nothing / 'local' for this machine's local time.
     """
     tz, label = _parse_timezone(timezone)
-    now = utc_now().astimezone(tz).replace(microsecond=0)
+    now = clock.now().astimezone(tz).replace(microsecond=0)
     zone = now.tzname() or label
     return f"{now.isoformat()} ({now.strftime('%A')}), timezone {label}" + (f" ({zone})" if zone != label else "")
 
@@ -80,8 +78,9 @@ _ORDINAL = re.compile(r"(?<=\d)(st|nd|rd|th)\b", re.IGNORECASE)
 _NUMERIC = re.compile(r"^(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})$")
 
 
-def parse_date(text: str) -> date:
+def parse_date(text: str, clock: Clock = SYSTEM_CLOCK) -> date:
     """ISO (1847-02-11), 'February 11, 1847', '11 Feb 1847', '11th February 1847', 'today'. Else ToolError."""
+    today = clock.today
     raw = text.strip().strip("\"'")
     lowered = raw.lower()
     if lowered in ("today", "now", ""):
@@ -150,10 +149,10 @@ def _bare_year(text: str) -> int | None:
     return int(year.group(1)) if year else None
 
 
-def _year_or_date(text: str) -> int | date:
+def _year_or_date(text: str, clock: Clock = SYSTEM_CLOCK) -> int | date:
     """A bare year as an int, else a date (ToolError if it is neither)."""
     year = _bare_year(text)
-    return year if year is not None else parse_date(text)
+    return year if year is not None else parse_date(text, clock)
 
 
 def _reads_as_date(text: str) -> bool:
@@ -164,11 +163,11 @@ def _reads_as_date(text: str) -> bool:
     return True
 
 
-def _years_only(first: str, last: str) -> str | None:
+def _years_only(first: str, last: str, clock: Clock) -> str | None:
     """The answer when one side is a bare year (sources often give only the years of birth and death)."""
     if all(_bare_year(side) is None for side in (first, last)):
         return None
-    ends = [_year_or_date(side) for side in (first, last)]
+    ends = [_year_or_date(side, clock) for side in (first, last)]
     a_year, b_year = (end.year if isinstance(end, date) else end for end in ends)
     span = abs(b_year - a_year)
     shown = [end.isoformat() if isinstance(end, date) else str(end) for end in ends]
@@ -177,7 +176,7 @@ def _years_only(first: str, last: str) -> str | None:
             "the exact span.")
 
 
-def date_diff(start: str, end: str = "today") -> str:
+def _date_diff(clock: Clock, start: str, end: str = "today") -> str:
     """Time between two dates in years, months and days, plus total days (e.g. someone's age).
 
     Input: {"start": "1847-02-11", "end": "1931-10-18"}, or just a start date to count up to today.
@@ -185,9 +184,9 @@ def date_diff(start: str, end: str = "today") -> str:
     """
     if end.strip().lower() == "today" and (pair := _split_range(start)):
         start, end = pair
-    if (by_years := _years_only(start, end)) is not None:
+    if (by_years := _years_only(start, end, clock)) is not None:
         return by_years
-    first, last = parse_date(start), parse_date(end)
+    first, last = parse_date(start, clock), parse_date(end, clock)
     earlier, later = sorted((first, last))
     months = (later.year - earlier.year) * 12 + later.month - earlier.month
     if _add_months(earlier, months) > later:
@@ -200,3 +199,19 @@ def date_diff(start: str, end: str = "today") -> str:
     if last < first:
         return f"{header}: the end is {span} before the start ({total:,} days)"
     return f"{header}: {span} ({total:,} days)"
+
+
+def clock_tools(clock: Clock = SYSTEM_CLOCK) -> tuple[Callable[..., str], Callable[..., str]]:
+    """current_time and date_diff reading `clock`: give the agent the same clock, and the prompt's date and the
+    tools' "today" agree."""
+    def current_time(timezone: str = "local") -> str:
+        return _current_time(clock, timezone)
+
+    def date_diff(start: str, end: str = "today") -> str:
+        return _date_diff(clock, start, end)
+
+    current_time.__doc__, date_diff.__doc__ = _current_time.__doc__, _date_diff.__doc__
+    return current_time, date_diff
+
+
+current_time, date_diff = clock_tools()  # on the system clock

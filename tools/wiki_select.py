@@ -6,9 +6,9 @@ corpus and says so once per process on stderr (through logging).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 
+from core.settings import load_settings
 from tools.wiki_base import WikiBackend, WikiUnavailable
 
 MODES = ("offline", "live", "auto")
@@ -26,9 +26,7 @@ def _say_once(message: str) -> None:
         if _fallback_told:
             return
         _fallback_told = True
-    if not logging.getLogger().handlers and not log.handlers:
-        logging.basicConfig(level=logging.WARNING, format="%(message)s")  # the line must reach stderr
-    log.warning(message)
+    log.warning(message)  # without any logging set up, Python's last-resort handler still prints it on stderr
 
 
 def live_answers(api_url: str | None = None, timeout: float = PROBE_TIMEOUT) -> bool:
@@ -45,7 +43,7 @@ def live_answers(api_url: str | None = None, timeout: float = PROBE_TIMEOUT) -> 
 def make_backend(mode: str | None = None, api_url: str | None = None) -> WikiBackend:
     """The backend for mode (default $PONDER_WIKI, else "auto"). api_url: the live endpoint (default
     $PONDER_WIKI_API_URL or English Wikipedia)."""
-    chosen = (mode or os.environ.get("PONDER_WIKI") or "auto").strip().lower()
+    chosen = (mode or load_settings().wiki).strip().lower()
     if chosen not in MODES:
         raise ValueError(f"unknown Wikipedia backend {chosen!r}: PONDER_WIKI must be one of {', '.join(MODES)}")
     if chosen == "live" or (chosen == "auto" and live_answers(api_url)):

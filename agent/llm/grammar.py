@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from agent.parser import FINAL as FINAL_ACTION  # the grammar must produce what the parser accepts
+from core.schema import FINAL_ACTION  # the grammar must produce what the parser accepts
 
 # A line is at least one non-newline character; the first one must not be a space so that the model
 # cannot stall on whitespace. Width is bounded by the backend's max_tokens, not by the grammar, because

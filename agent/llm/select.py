@@ -1,9 +1,8 @@
 """Pick the LLM backend: explicit choice first, then a configured remote server, else the embedded model."""
 from __future__ import annotations
 
-import os
-
-from agent.llm.base import LLM, LLMError
+from core.llm import LLM, LLMError
+from core.settings import load_settings
 
 BACKENDS = ("local", "openai")
 
@@ -20,12 +19,13 @@ def select_llm(model: str | None = None, base_url: str | None = None, backend: s
     embedded local model, which needs no key and no network.
     model / PONDER_MODEL: the remote model name, or for local a GGUF path (else PONDER_GGUF / default).
     """
-    backend = (backend or os.environ.get("PONDER_BACKEND") or "").strip().lower()
-    model = model or os.environ.get("PONDER_MODEL") or None
+    settings = load_settings()
+    backend = (backend or settings.backend or "").strip().lower()
+    model = model or settings.model or None
     if backend and backend not in BACKENDS:
         raise LLMError(f"Unknown backend {backend!r} (PONDER_BACKEND / --backend): use one of {', '.join(BACKENDS)}.")
     if not backend:
-        remote = base_url or os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL")
+        remote = base_url or settings.openai_api_key or settings.openai_base_url
         backend = "openai" if remote and not _looks_like_gguf(model) else "local"
     if backend == "openai":
         from agent.llm.openai_chat import OpenAIChat

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from agent.schema import Step
+from core.schema import Step
 
 _CITIES = ["Tarnów", "Aveiro", "Kutaisi", "Trondheim", "Bendigo", "Salta", "Jinja", "Ouidah", "Matsue", "Hué",
            "Kotor", "Zlín", "Tromsø", "Jaffna", "Puno", "Tulle", "Ghent", "Ivrea", "Lamu", "Esbjerg"]

@@ -10,16 +10,15 @@ concurrent runs in one process share a client safely, and concurrent processes s
 from __future__ import annotations
 
 import fcntl
-import os
 from pathlib import Path
 
 import chromadb
 from chromadb.config import Settings
 
-from memory.paths import ponder_home
+from core.paths import ponder_home
+from core.settings import load_settings
 
 _SETTINGS = dict(anonymized_telemetry=False, allow_reset=False)
-HTTP_TIMEOUT_SECONDS = 30.0
 
 
 def make_client(mode: str | None = None, path: str | Path | None = None):
@@ -27,12 +26,12 @@ def make_client(mode: str | None = None, path: str | Path | None = None):
 
     "memory" is one shared in-process instance: callers keep apart by run id / collection name.
     """
-    host = os.environ.get("PONDER_CHROMA_HOST")
-    mode = mode or ("http" if host else "persistent")
+    settings = load_settings()
+    mode = mode or ("http" if settings.chroma_host else "persistent")
     if mode == "memory":
         return chromadb.EphemeralClient(settings=Settings(**_SETTINGS))
     if mode == "http":
-        return _http_client(host or "localhost")
+        return _http_client(settings)
     if mode == "persistent":
         return _persistent_client(Path(path) if path else ponder_home() / "chroma")
     raise ValueError(f"unknown Chroma mode {mode!r}: use persistent, http or memory")
@@ -47,19 +46,16 @@ def _persistent_client(target: Path):
         return chromadb.PersistentClient(path=str(target), settings=Settings(**_SETTINGS))
 
 
-def _http_client(host: str):
-    port_text = os.environ.get("PONDER_CHROMA_PORT", "8000")
-    if not port_text.isdigit():
-        raise ValueError(f"PONDER_CHROMA_PORT must be a port number, not {port_text!r}")
-    token = os.environ.get("PONDER_CHROMA_TOKEN")
+def _http_client(settings):
+    token = settings.chroma_token.get_secret_value() if settings.chroma_token else None
     headers = {"Authorization": f"Bearer {token}"} if token else None
-    client = chromadb.HttpClient(host=host, port=int(port_text), ssl=os.environ.get("PONDER_CHROMA_SSL") == "1",
-                                 headers=headers, settings=Settings(**_SETTINGS))
+    client = chromadb.HttpClient(host=settings.chroma_host or "localhost", port=settings.chroma_port,
+                                 ssl=settings.chroma_ssl, headers=headers, settings=Settings(**_SETTINGS))
     # Chroma's HTTP session has no timeout at all; every network call of ours must have one.
     session = getattr(getattr(client, "_server", None), "_session", None)
     if session is not None:
         import httpx
-        session.timeout = httpx.Timeout(float(os.environ.get("PONDER_CHROMA_TIMEOUT", HTTP_TIMEOUT_SECONDS)))
+        session.timeout = httpx.Timeout(settings.chroma_timeout)
     return client
 
 

@@ -1,11 +1,16 @@
-"""The one protocol every LLM backend speaks: messages and stop sequences in, text and usage out."""
+"""The one protocol every LLM backend speaks (messages and stop sequences in, text and usage out), and the stop
+handling all backends share."""
 from __future__ import annotations
 
 from typing import Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel
 
-from agent.schema import Usage
+from core.schema import Usage
+
+# Where generation stops: the model must never write its own Observation. "\nObservation" also covers
+# "\nObservation:", "\nObservation :" and a bare "\nObservation" line; OpenAI accepts at most four.
+STOP_SEQUENCES = ("\nObservation", "\n**Observation")
 
 
 class Message(BaseModel):
@@ -38,6 +43,13 @@ class LLM(Protocol):
         other backends ignore it.
         """
         ...
+
+
+def apply_stop(text: str, stop: Sequence[str]) -> str:
+    """Cut text at the earliest stop sequence, as servers do (the stop string itself is not returned)."""
+    cuts = [text.find(s) for s in stop if s]
+    cuts = [c for c in cuts if c >= 0]
+    return text[: min(cuts)] if cuts else text
 
 
 def count_tokens_fallback(text: str) -> int:

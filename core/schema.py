@@ -1,10 +1,12 @@
-"""Typed records of a run: steps, results and the events the loop emits."""
+"""Typed records of a run that every layer shares: steps, usage, timings, results, stop reasons."""
 from __future__ import annotations
 
 import enum
-from typing import Literal, Union
 
 from pydantic import BaseModel, Field
+
+FINAL_ACTION = "Final"  # the action that ends a run with its input as the answer
+RAW_SHOWN_CHARS = 600   # how much of an unparsable reply is shown back to the model
 
 
 class StopReason(str, enum.Enum):
@@ -28,23 +30,32 @@ class ParseStatus(str, enum.Enum):
 class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Prompt tokens the backend served from its prefix cache instead of evaluating (llama.cpp's KV prefix
+    # match, OpenAI's prompt_tokens_details.cached_tokens); None when the backend does not say.
+    cached_prompt_tokens: int | None = None
 
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    @property
+    def evaluated_prompt_tokens(self) -> int:
+        """What the prompt really cost: the tokens the backend had to evaluate."""
+        return self.prompt_tokens - (self.cached_prompt_tokens or 0)
+
     def __add__(self, other: "Usage") -> "Usage":
+        cached = None
+        if self.cached_prompt_tokens is not None or other.cached_prompt_tokens is not None:
+            cached = (self.cached_prompt_tokens or 0) + (other.cached_prompt_tokens or 0)
         return Usage(prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-                     completion_tokens=self.completion_tokens + other.completion_tokens)
+                     completion_tokens=self.completion_tokens + other.completion_tokens,
+                     cached_prompt_tokens=cached)
 
 
 class Timings(BaseModel):
     llm_seconds: float = 0.0
     tool_seconds: float = 0.0
     memory_seconds: float = 0.0
-
-
-RAW_SHOWN_CHARS = 600  # how much of an unparsable reply is shown back to the model
 
 
 class Step(BaseModel):
@@ -59,10 +70,11 @@ class Step(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     timings: Timings = Field(default_factory=Timings)
     started_at: float = 0.0
+    outcome: str = ""  # what the loop made of the step (see agent.outcomes), e.g. "tool", "final_sent_back"
 
     @property
     def is_final(self) -> bool:
-        return self.action == "Final"
+        return self.action == FINAL_ACTION
 
     def as_call(self) -> str:
         """The model's turn: its Thought, Action and Action Input, or what it wrote if that did not parse."""
@@ -73,6 +85,11 @@ class Step(BaseModel):
     def as_text(self) -> str:
         """The step as the model would have written it, plus its observation."""
         return f"{self.as_call()}\nObservation: {self.observation}" if self.observation else self.as_call()
+
+
+def repeat_key(action: str, action_input: str) -> tuple[str, str]:
+    """When two actions count as the same: tool name and input, ignoring case and spacing."""
+    return action.strip().lower(), " ".join(action_input.lower().split())
 
 
 class RunResult(BaseModel):
@@ -87,53 +104,3 @@ class RunResult(BaseModel):
     model: str = ""
     trace_path: str | None = None
     error: str | None = None  # what went wrong, for llm_error stops
-
-
-# ---- events: the one stream the CLI, notebooks and traces consume ----
-
-class StepStarted(BaseModel):
-    type: Literal["step_started"] = "step_started"
-    index: int
-
-
-class PromptSent(BaseModel):
-    type: Literal["prompt"] = "prompt"
-    index: int
-    messages: list[dict]
-
-
-class LLMOutput(BaseModel):
-    type: Literal["llm_output"] = "llm_output"
-    index: int
-    text: str
-    usage: Usage
-    seconds: float
-
-
-class ActionEvent(BaseModel):
-    type: Literal["action"] = "action"
-    index: int
-    thought: str
-    action: str
-    action_input: str
-    parse_status: ParseStatus
-
-
-class ObservationEvent(BaseModel):
-    type: Literal["observation"] = "observation"
-    index: int
-    observation: str
-    seconds: float
-
-
-class StepRecorded(BaseModel):
-    type: Literal["step_recorded"] = "step_recorded"
-    step: Step
-
-
-class FinalEvent(BaseModel):
-    type: Literal["final"] = "final"
-    result: RunResult
-
-
-Event = Union[StepStarted, PromptSent, LLMOutput, ActionEvent, ObservationEvent, StepRecorded, FinalEvent]
