@@ -4,7 +4,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tools.base import ToolError, ToolRegistry
 from tools.calculator import MAX_INT_DIGITS, calculator
