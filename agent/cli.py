@@ -24,7 +24,15 @@ class UsageError(Exception):
     """Bad input from the user: printed as one clear line, exit 2."""
 
 
+# The CLI is the application: it, and no library module, sets how the process behaves. The embedder loads from
+# local files only; these keep Hugging Face libraries quiet on stderr and off the network.
+_PROCESS_ENVIRONMENT = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+                        "TRANSFORMERS_VERBOSITY": "error", "TOKENIZERS_PARALLELISM": "false"}
+
+
 def main(argv: list[str] | None = None) -> int:
+    for name, value in _PROCESS_ENVIRONMENT.items():
+        os.environ.setdefault(name, value)
     parser = _parser()
     args = parser.parse_args(argv)
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # no hard wraps: ids and paths stay whole in logs
@@ -73,15 +81,18 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--suite", help="offline-multihop, long-recall, fanoutqa-dev, fanoutqa-dev-offline")
     source.add_argument("--questions", metavar="FILE.jsonl",
                         help="your own suite: JSONL of question, answers (alternatives), optional evidence")
-    bench.add_argument("--strategies", default="full,mask,retrieval+summary",
-                       help=f"comma-separated memory strategies (of {', '.join(STRATEGIES)})")
+    bench.add_argument("--strategies", help=f"comma-separated memory strategies (of {', '.join(STRATEGIES)}); "
+                       "default full,mask,retrieval+summary")
     bench.add_argument("--model", help="model name (PONDER_MODEL); for the local backend a GGUF path also works")
     bench.add_argument("--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL)")
     bench.add_argument("--backend", choices=("local", "openai"), help="LLM backend (PONDER_BACKEND)")
     bench.add_argument("--wiki", choices=("offline", "live", "auto"),
                        help="Wikipedia backend (default: live for fanoutqa-dev, else offline)")
     bench.add_argument("--limit", type=_positive_int, help="only the first N questions")
+    bench.add_argument("--per-kind", type=_positive_int, metavar="N",
+                       help="only the first N questions of each kind (a stratified sample)")
     bench.add_argument("--max-steps", type=_positive_int, default=16, help="step limit per run")
+    bench.add_argument("--ctx", type=_positive_int, help="the model's context window (local default 4096)")
     bench.add_argument("--max-seconds", type=_positive_seconds, default=900.0, help="wall-time limit per run")
     bench.add_argument("--concurrency", type=_positive_int, default=1,
                        help="runs in flight at once (OpenAI-compatible servers; the local model runs one)")
@@ -122,6 +133,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=("local", "openai"), help="LLM backend (PONDER_BACKEND); default: "
                    "openai when OPENAI_API_KEY/OPENAI_BASE_URL is set, else the embedded local model")
     p.add_argument("--max-steps", type=_positive_int, default=12)
+    p.add_argument("--ctx", type=_positive_int, help="the model's context window in tokens (local default 4096); "
+                   "the memory's token budget follows it")
     p.add_argument("--max-seconds", type=_positive_seconds, default=600.0, help="wall-time limit for the run")
     p.add_argument("--memory", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="context strategy")
     p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
@@ -173,6 +186,8 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from agent.display import LiveView
     from agent.llm.select import select_llm
     from agent.loop import Agent
+    from agent.prompts import memory_budget
+    from core.clock import SYSTEM_CLOCK
     from core.llm import LLMError
     from core.paths import ponder_home
     from memory.strategies import make_memory
@@ -182,7 +197,8 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds,
                          trace_dir=args.trace_dir or ponder_home() / "runs")
     try:
-        llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend)
+        llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend, n_ctx=args.ctx,
+                         prompt_cache=True)
     except LLMError as exc:
         err.print(f"[red]ponder: {exc}[/red]")
         return EXIT_ERROR
@@ -192,8 +208,10 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:
+        budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), args.ctx)
         memory = make_memory(args.memory, run_id, task=task, store=store, summariser_llm=llm, space=args.remember,
-                             token_counter=getattr(llm, "count_tokens", None))
+                             token_counter=getattr(llm, "count_tokens", None),
+                             **({"token_budget": budget} if budget else {}))
     except ValueError as exc:  # a bad --remember space name
         raise UsageError(str(exc)) from None
     agent = Agent(llm, tools, memory=memory, config=config, run_id=run_id)

@@ -12,6 +12,8 @@ from agent.outcomes import FinalCheck
 class AgentConfig(BaseModel):
     max_steps: int = Field(12, ge=1, le=10_000)
     max_wall_seconds: float = Field(600.0, gt=0)
+    # Tokens the backend processed over the run: prompt tokens it evaluated (not served from its prefix cache) and
+    # completion tokens.
     max_total_tokens: int = Field(200_000, ge=1)
     max_consecutive_parse_errors: int = Field(3, ge=1)
     # The same (action, input) a second time gets a warning; more than repeat_limit repeats stop the run.

@@ -83,6 +83,7 @@ class Agent:
                 started, memory_seconds = time.time(), time.perf_counter()
                 shown = memory.context()
                 messages = prompts.build_messages(task, shown, self.tools.describe(), today)
+                shown.sent = messages  # memory may continue this very conversation (a cache-friendly compaction)
                 memory_seconds = time.perf_counter() - memory_seconds
                 yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages]))
                 completion, llm_seconds = self._complete(messages, state, tool_names=state.allowed(self.tools.names))
@@ -149,7 +150,7 @@ class Agent:
             raise StopRun(StopReason.max_steps)
         if time.monotonic() - state.started > cfg.max_wall_seconds:
             raise StopRun(StopReason.wall_time)
-        if state.usage.total_tokens > cfg.max_total_tokens:
+        if state.usage.evaluated_prompt_tokens + state.usage.completion_tokens > cfg.max_total_tokens:
             raise StopRun(StopReason.token_budget)
         if state.consecutive_parse_errors >= cfg.max_consecutive_parse_errors:
             raise StopRun(StopReason.parse_errors)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 
 from core.clock import fixed_clock
-from core.llm import Message
+from core.llm import Message, count_tokens_fallback
 from memory.base import Context
 from tools.clock import clock_tools
 
@@ -79,7 +79,26 @@ def build_messages(task: str, context: Context, tools: str, today: str) -> list[
     for step in context.recent:
         messages.append(Message(role="assistant", content=step.as_call()))
         messages.append(Message(role="user", content=f"Observation: {step.observation}"))
+    if context.recall:  # after the latest observation: everything before it stays as the last prompt had it
+        messages[-1] = Message(role="user", content=f"{messages[-1].content}\n\n{context.recall}")
     return messages
+
+
+# The memory's part of a prompt may fill this share of the model's window (after the system prompt, the question
+# and the reply): the rest leaves room for the newest step and for a compaction asked inside the conversation.
+WINDOW_SHARE = 0.75
+MIN_MEMORY_BUDGET = 400
+
+
+def memory_budget(llm, tools: str, task: str, today: str, n_ctx: int | None = None) -> int | None:
+    """Tokens the memory may use in each prompt, counted with the LLM's own tokenizer; None when the model's
+    window is unknown (a remote server without --ctx)."""
+    window = n_ctx or getattr(llm, "n_ctx", None)
+    if not window:
+        return None
+    count = getattr(llm, "count_tokens", count_tokens_fallback)
+    fixed = sum(count(m.content) + 8 for m in build_messages(task, Context(), tools, today))  # 8: chat template
+    return max(MIN_MEMORY_BUDGET, int(window * WINDOW_SHARE) - fixed - getattr(llm, "max_tokens", 512))
 
 
 def build_forced_final(task: str, context: Context, today: str) -> list[Message]:

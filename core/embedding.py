@@ -19,6 +19,7 @@ import numpy as np
 
 from core.settings import load_settings
 
+MINILM_DIM = 384  # both backends: the same model
 MAX_TOKENS = 256  # the length all-MiniLM-L6-v2 was trained on; longer text is cut, as sentence-transformers does
 
 
@@ -107,6 +108,11 @@ EMBEDDERS = {"minilm": MiniLMEmbedder, "minilm-onnx-int8": OnnxMiniLMEmbedder}
 
 _shared: dict[str, Embedder] = {}
 _lock = threading.Lock()
+
+
+def embedder_name(kind: str | None = None) -> str:
+    """The name of the embedder get_embedder(kind) would load, without loading it."""
+    return EMBEDDERS[kind or load_settings().embedder].name
 
 
 def get_embedder(kind: str | None = None) -> Embedder:

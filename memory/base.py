@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from core.llm import Message
 from core.schema import RunResult, Step
 
 
@@ -24,16 +25,19 @@ class Context:
     """
     background: str = ""
     recent: list[Step] = field(default_factory=list)
+    recall: str = ""  # recalled for this moment only: shown after the latest observation, where it costs only its own
+    #                   tokens and leaves the prompt before it unchanged (the backend's prefix cache holds)
     retrieved: list[int] = field(default_factory=list)  # indices of earlier steps recalled into the background
     summary_upto: int | None = None                     # the summary shown covers steps up to this one
     notes: list[str] = field(default_factory=list)      # run ids whose notes were shown
     tokens: int | None = None                           # the context's size with the memory's token counter
+    sent: list[Message] | None = None                   # the messages the loop built from it (set by the loop)
 
     @property
     def text(self) -> str:
         """Everything as one text (the forced final answer's prompt, the summariser, tests)."""
         recent = f"Recent steps:\n{render_steps(self.recent)}" if self.recent else ""
-        return "\n\n".join(part for part in (self.background, recent) if part)
+        return "\n\n".join(part for part in (self.background, recent, self.recall) if part)
 
 
 @runtime_checkable

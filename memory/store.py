@@ -15,13 +15,16 @@ from typing import Sequence
 import numpy as np
 
 from core.chroma import get_collection, make_client
-from core.embedding import Embedder, get_embedder
+from core.embedding import MINILM_DIM, Embedder, embedder_name, get_embedder
 from core.schema import Step
 from memory.records import Retrieved, RunInfo, SpaceItem, StepRecord, Summary, check_name
 
 RUN_PREFIX = "ponder-run-"
 SUMMARY_PREFIX = "ponder-sum-"
 SPACE_PREFIX = "ponder-space-"
+_PLACEHOLDER = np.eye(1, MINILM_DIM, dtype=np.float32)[0]  # a step's vector until it is embedded
+
+
 def _ints(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part]
 
@@ -63,7 +66,7 @@ class Store:
         check_name("run id", run_id)
         collection = self._existing(RUN_PREFIX + run_id) or self._collection(
             RUN_PREFIX + run_id, task=task, created=time.time(), status="running", strategy=strategy,
-            space=space or "", embedder=self.embedder.name)
+            space=space or "", embedder=self._embedder.name if self._embedder else embedder_name())
         info = self._info(run_id, collection)
         if task and not info.task:
             self.update_run(run_id, task=task)
@@ -98,10 +101,15 @@ class Store:
 
     # ---- steps ----
 
-    def add_step(self, run_id: str, step: Step, embedding: np.ndarray, *, retrieved: Sequence[int] = (),
+    def add_step(self, run_id: str, step: Step, embedding: np.ndarray | None, *, retrieved: Sequence[int] = (),
                  context_tokens: int | None = None, summary_upto: int | None = None) -> None:
-        """Persist one step (upsert: re-adding a step after a resume never duplicates it)."""
+        """Persist one step (upsert: re-adding a step after a resume never duplicates it).
+
+        embedding None stores the step now and its vector later (embed_steps): searches skip it until then."""
         metadata = self._step_metadata(run_id, step, retrieved)
+        metadata["embedded"] = embedding is not None
+        if embedding is None:
+            embedding = _PLACEHOLDER
         if context_tokens is not None:
             metadata["context_tokens"] = context_tokens
         if summary_upto is not None:
@@ -123,6 +131,17 @@ class Store:
                               embeddings=embeddings[start:start + batch].tolist(),
                               documents=[step.as_text() for step in part],
                               metadatas=[self._step_metadata(run_id, step, ()) for step in part])
+
+    def embed_steps(self, run_id: str, steps: Sequence[Step]) -> None:
+        """Give stored steps their vectors, in one batch (the compacting memory embeds at compaction)."""
+        if not steps:
+            return
+        collection = self._collection(RUN_PREFIX + run_id)
+        ids = [str(step.index) for step in steps]
+        stored = collection.get(ids=ids, include=["metadatas"])
+        metadata = {id_: {**meta, "embedded": True} for id_, meta in zip(stored["ids"], stored["metadatas"])}
+        vectors = self.embedder.embed([step.as_text() for step in steps])
+        collection.update(ids=ids, embeddings=vectors.tolist(), metadatas=[metadata[i] for i in ids])
 
     @staticmethod
     def _step_metadata(run_id: str, step: Step, retrieved: Sequence[int]) -> dict:
@@ -146,12 +165,14 @@ class Store:
         """The run's steps exactly as they were added, sorted by index ([] for an unknown run)."""
         return [record.step for record in self.step_records(run_id)]
 
-    def search_steps(self, run_id: str, query: np.ndarray, n: int) -> list[Retrieved]:
+    def search_steps(self, run_id: str, query: np.ndarray, n: int, *, before: int | None = None) -> list[Retrieved]:
+        """The n stored steps most similar to query; before: only steps with a smaller index (all embedded)."""
         collection = self._collection(RUN_PREFIX + run_id)
-        n = min(n, collection.count())
+        n = min(n, collection.count() if before is None else before)
         if n <= 0:
             return []
-        result = collection.query(query_embeddings=[query.tolist()], n_results=n,
+        where = {"index": {"$lt": before}} if before is not None else None
+        result = collection.query(query_embeddings=[query.tolist()], n_results=n, where=where,
                                   include=["metadatas", "distances"])
         return [Retrieved(step=Step.model_validate_json(meta["step_json"]), similarity=1.0 - distance)
                 for meta, distance in zip(result["metadatas"][0], result["distances"][0])]

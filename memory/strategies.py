@@ -7,6 +7,8 @@ can be resumed and inspected); without one (the loop's default), steps live in t
 - window: the last `recent_window` steps
 - retrieval: steps retrieved by similarity to the current situation + the recent window
 - retrieval+summary (default): the above + a running summary written by the summariser agent
+- compact: an append-only prompt between compactions (memory/compact.py): notes, then every step verbatim;
+  when it passes the token budget, older steps are folded into the notes in one summariser call
 """
 from __future__ import annotations
 
@@ -29,10 +31,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Strategy = Literal["retrieval+summary", "retrieval", "window", "mask", "full"]
+Strategy = Literal["retrieval+summary", "compact", "retrieval", "window", "mask", "full"]
 STRATEGIES: tuple[str, ...] = get_args(Strategy)  # the default first
 DEFAULT_STRATEGY: Strategy = "retrieval+summary"
-_SEARCHING = ("retrieval", "retrieval+summary")  # strategies that need a store's vector search
+_SEARCHING = ("retrieval", "retrieval+summary")  # strategies that search the store at every step
+_STORED = (*_SEARCHING, "compact")                # strategies that cannot work without a store
+_SUMMARISING = ("retrieval+summary", "compact")
 
 # The retrieval query mixes three embeddings: the latest thought (the agent's current information need, the
 # strongest signal), the latest whole step (what was just seen) and the task (constant over the run).
@@ -64,17 +68,17 @@ class RunMemory:
                  run_id: str | None = None, summariser: Summariser | None = None,
                  counter: TokenCounter | None = None):
         self.config = config = config or MemoryConfig(strategy="full")
-        if store is None and (config.strategy in _SEARCHING or config.space):
+        if store is None and (config.strategy in _STORED or config.space):
             raise ValueError(f"memory strategy {config.strategy} needs a store (memory.store.Store)")
         if store is not None and not run_id:
             raise ValueError("a stored memory needs a run id")
-        if config.strategy == "retrieval+summary" and summariser is None:
-            raise ValueError("memory strategy retrieval+summary needs an LLM for its summariser")
+        if config.strategy in _SUMMARISING and summariser is None:
+            raise ValueError(f"memory strategy {config.strategy} needs an LLM for its summariser")
         self.store, self.run_id, self.strategy = store, check_name("run id", run_id) if run_id else None, config.strategy
         self.space = check_name("memory space", config.space) if config.space else None
         self.counter = as_token_counter(counter)
         self.assembler = Assembler(self.counter, config.token_budget)
-        self.summariser = summariser if config.strategy == "retrieval+summary" else None
+        self.summariser = summariser if config.strategy in _SUMMARISING else None
 
         self.task, self._steps, self.summary = task, [], None
         if store is not None:  # reopening a stored run resumes from its steps, task and summary
@@ -223,11 +227,14 @@ def make_memory(strategy: str | MemoryConfig = DEFAULT_STRATEGY, run_id: str = "
         config = MemoryConfig(strategy=strategy, **settings)
     counter = as_token_counter(token_counter)
     summariser = None
-    if config.strategy == "retrieval+summary":
+    if config.strategy in _SUMMARISING:
         if summariser_llm is None:
-            raise ValueError("memory strategy retrieval+summary needs summariser_llm (an LLM)")
+            raise ValueError(f"memory strategy {config.strategy} needs summariser_llm (an LLM)")
         summariser = Summariser(summariser_llm, counter, max_tokens=config.summary_tokens)
     if store is None:
         from memory.store import Store  # imports Chroma: only when a stored memory is made
         store = Store(client)
+    if config.strategy == "compact":
+        from memory.compact import CompactMemory
+        return CompactMemory(task, config, store=store, run_id=run_id, summariser=summariser, counter=counter)
     return RunMemory(task, config, store=store, run_id=run_id, summariser=summariser, counter=counter)

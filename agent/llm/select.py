@@ -11,7 +11,8 @@ def _looks_like_gguf(model: str | None) -> bool:
     return bool(model) and model.lower().endswith(".gguf")
 
 
-def select_llm(model: str | None = None, base_url: str | None = None, backend: str | None = None) -> LLM:
+def select_llm(model: str | None = None, base_url: str | None = None, backend: str | None = None,
+               n_ctx: int | None = None, prompt_cache: bool = False) -> LLM:
     """The backend to run, from arguments (CLI flags) or else the environment.
 
     backend / PONDER_BACKEND: "local" or "openai". Without one: a GGUF path as model means local;
@@ -30,8 +31,10 @@ def select_llm(model: str | None = None, base_url: str | None = None, backend: s
     if backend == "openai":
         from agent.llm.openai_chat import OpenAIChat
         return OpenAIChat(model=model, base_url=base_url)
-    from agent.llm.local_llama import LocalLlama
+    from agent.llm.local_llama import DEFAULT_CTX, LocalLlama
     if model and not _looks_like_gguf(model):
         raise LLMError(f"The local backend runs a GGUF file; {model!r} is not one. Pass a .gguf path, or unset "
                        "PONDER_MODEL / --model to use the embedded default model.")
-    return LocalLlama(model_path=model)
+    from core.paths import ponder_home
+    return LocalLlama(model_path=model, n_ctx=n_ctx or DEFAULT_CTX,
+                      prompt_cache_dir=ponder_home() / "kv-cache" if prompt_cache else None)

@@ -1,0 +1,163 @@
+"""`ponder bench`: the command around the runner: choose questions, model and tools, show progress on stderr,
+write results, summary, report and plots into the output directory, and print the report on stdout."""
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from agent.bench import long_recall, report, runner
+from agent.bench.suites import SuiteError, load_questions, load_suite, suite_names
+from memory.strategies import STRATEGIES
+
+LONG_RECALL = "long-recall"
+DEFAULT_STRATEGIES = "full,mask,retrieval+summary"
+
+
+class BenchUsageError(ValueError):
+    """Bad arguments: the CLI prints the message and exits 2."""
+
+
+def all_suite_names() -> list[str]:
+    return [*suite_names(), LONG_RECALL]
+
+
+def parse_strategies(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in STRATEGIES]
+    if unknown or not names:
+        raise BenchUsageError(f"unknown memory strategy {', '.join(unknown) or '(none)'}: choose from "
+                              f"{', '.join(STRATEGIES)}")
+    return list(dict.fromkeys(names))
+
+
+def run(args, err: Console) -> int:
+    from core.chroma import make_client
+    from core.paths import ponder_home
+    from core.settings import load_settings
+    from memory.store import Store
+    from tools.defaults import default_tools
+
+    header = {}
+    if not (args.resume or args.suite or args.questions):
+        raise BenchUsageError(f"give --suite ({', '.join(all_suite_names())}) or --questions FILE.jsonl")
+    out_dir = _out_dir(args)
+    if args.resume:
+        previous = out_dir / "summary.json"
+        if not (out_dir / runner.RESULTS_FILE).is_file():
+            raise BenchUsageError(f"nothing to resume in {out_dir}: it has no {runner.RESULTS_FILE}")
+        if previous.is_file():
+            header = json.loads(previous.read_text(encoding="utf-8")).get("header", {})
+        if not (args.suite or args.questions):  # the same questions as the interrupted bench
+            args.suite, args.questions = header.get("suite_name"), header.get("questions_file")
+            args.limit = args.limit or header.get("limit")
+            args.per_kind = args.per_kind or header.get("per_kind")
+        args.strategies = args.strategies or header.get("strategies")
+    if not (args.suite or args.questions):
+        raise BenchUsageError(f"give --suite ({', '.join(all_suite_names())}) or --questions FILE.jsonl")
+    if args.suite and args.suite not in all_suite_names():
+        raise BenchUsageError(f"unknown suite {args.suite!r}: choose from {', '.join(all_suite_names())}")
+    strategies = parse_strategies(args.strategies or DEFAULT_STRATEGIES)
+    suite = args.suite or Path(args.questions).name
+    max_steps = args.max_steps
+    if args.suite == LONG_RECALL:
+        from tools.wiki_offline import OfflineWiki
+        wiki = OfflineWiki()
+        scenarios = long_recall.scenarios(wiki.docs, args.limit)
+        questions = long_recall.questions(scenarios)
+        by_id = {s.id: s for s in scenarios}
+        tools = default_tools(wiki)
+        model_name = "scripted researcher (Replay, no LLM)"
+        llm_for = lambda question: long_recall.llm_for(by_id[question.id])  # noqa: E731
+        max_steps = max(s.steps for s in scenarios) + 2
+        concurrency = 1
+    else:
+        try:
+            questions = load_questions(args.questions) if args.questions else load_suite(args.suite)
+        except SuiteError as exc:
+            raise BenchUsageError(str(exc)) from None
+        if args.per_kind:  # a stratified sample: the first N questions of each kind
+            taken: Counter[str] = Counter()
+            sample = []
+            for question in questions:
+                taken[question.kind] += 1
+                if taken[question.kind] <= args.per_kind:
+                    sample.append(question)
+            questions = sample
+        questions = questions[:args.limit] if args.limit else questions
+        from agent.llm.select import select_llm
+        from tools.wiki_select import make_backend
+        llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend, n_ctx=args.ctx)
+        tools = default_tools(make_backend(args.wiki or ("live" if suite.startswith("fanoutqa-dev") and
+                                                         suite != "fanoutqa-dev-offline" else "offline")))
+        model_name = llm.name
+        llm_for = lambda question: llm  # noqa: E731
+        concurrency = args.concurrency
+        if concurrency > 1 and type(llm).__name__ == "LocalLlama":
+            err.print("[yellow]the in-process local model answers one question at a time: --concurrency 1"
+                      "[/yellow]")
+            concurrency = 1
+    settings = load_settings()
+    store = Store(make_client("http") if settings.chroma_host else make_client("memory"))
+    header = {"suite": suite, "suite_name": args.suite, "questions_file": args.questions, "model": model_name,
+              "strategies": ",".join(strategies), "limit": args.limit, "per_kind": args.per_kind,
+              "questions": len(questions), "max_steps": max_steps, "concurrency": concurrency,
+              "started": header.get("started") or runner.now(), "commit": runner.git_commit(Path(__file__).parents[2]),
+              "machine": runner.machine(), "ponder_home": str(ponder_home())}
+    total = len(questions) * len(strategies)
+    done_before = len({(r.question_id, r.strategy) for r in runner.read_records(out_dir)
+                       if r.strategy in strategies and r.question_id in {q.id for q in questions}})
+    err.print(f"[dim]bench {suite}: {len(questions)} questions × {len(strategies)} strategies = {total} runs "
+              f"({done_before} already done) · model: {model_name} · out: {out_dir}[/dim]")
+    started = time.monotonic()
+    tally = {"runs": 0, "correct": 0, "tokens": 0}
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[status]}"), console=err, transient=False) as progress:
+        task = progress.add_task("runs", total=total, completed=done_before, status="")
+
+        def on_record(record: runner.RunRecord) -> None:
+            tally["runs"] += 1
+            tally["correct"] += record.strict
+            tally["tokens"] += record.evaluated_prompt_tokens + record.completion_tokens
+            progress.update(task, advance=1, status=f"correct {tally['correct']}/{tally['runs']} · "
+                                                    f"{tally['tokens']:,} tokens evaluated")
+
+        records = runner.run_bench(questions, strategies, llm_for=llm_for, tools_for=lambda question: tools,
+                                   store=store, out_dir=out_dir, max_steps=max_steps,
+                                   max_seconds=args.max_seconds, concurrency=concurrency, on_record=on_record,
+                                   n_ctx=args.ctx)
+    header["seconds"] = round(time.monotonic() - started, 1)
+    text = write_outputs(records, strategies, header, out_dir, questions)
+    print(text)
+    return 0
+
+
+def write_outputs(records, strategies, header: dict, out_dir: Path, questions) -> str:
+    rows = report.figures(records, strategies)
+    extra = {}
+    if header["suite"].startswith("fanoutqa"):
+        from agent.bench.suites import offline_corpus_titles, offline_coverage
+        coverage = offline_coverage(questions, offline_corpus_titles())
+        header["offline coverage"] = coverage.describe()
+        extra["coverage"] = coverage.model_dump()
+    text = report.markdown(rows, records, header)
+    (out_dir / "report.md").write_text(text, encoding="utf-8")
+    plots = report.plots(rows, records, out_dir)
+    summary = {"header": header, "strategies": [row.model_dump() for row in rows],
+               "plots": [p.name for p in plots], **extra}
+    (out_dir / "summary.json").write_text(runner.dumps(summary), encoding="utf-8")
+    return text
+
+
+def _out_dir(args) -> Path:
+    if args.resume:
+        return Path(args.resume)
+    if args.out:
+        return Path(args.out)
+    from core.paths import ponder_home
+    name = (args.suite or Path(args.questions).stem).replace("/", "-")
+    return ponder_home() / "bench" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"

@@ -1,0 +1,232 @@
+"""`ponder bench`: every question under every memory strategy, one record per run, resumable.
+
+A run's cost is measured as the backend sees it: prompt tokens sent, and prompt tokens evaluated (not served from
+the backend's prefix cache), over every LLM call the run made, the summariser's included.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from pydantic import BaseModel, Field
+
+from agent.bench.metrics import pages_looked_up, score
+from agent.bench.suites import BenchQuestion
+from agent.config import AgentConfig
+from agent.events import FinalEvent, LLMOutput, PromptSent
+from agent.loop import Agent
+from agent.prompts import memory_budget
+from core.clock import SYSTEM_CLOCK
+from core.llm import LLM, Completion, Message
+from core.schema import RunResult, StopReason, Usage
+from memory.strategies import make_memory
+from tools.base import ToolRegistry
+
+RESULTS_FILE = "results.jsonl"
+
+
+class RunRecord(BaseModel):
+    """One (question, strategy) run."""
+    question_id: str
+    strategy: str
+    question: str
+    kind: str = ""
+    answer: str | None = None
+    strict: bool = False             # every reference string of some acceptable answer is in the answer
+    loose: float = 0.0               # the best share of reference strings found
+    stop_reason: str = ""
+    forced_answer: bool = False
+    steps: int = 0
+    parse_errors: int = 0
+    repeated_action: bool = False
+    context_overflow: bool = False   # the prompt no longer fit the model's window
+    llm_calls: int = 0               # steps, summariser and forced answer
+    prompt_tokens: int = 0           # sent, over all calls
+    evaluated_prompt_tokens: int = 0  # not served from the backend's prefix cache
+    cache_reported: bool = False     # the backend said how much it reused (else evaluated = sent)
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    llm_seconds: float = 0.0
+    tool_seconds: float = 0.0
+    memory_seconds: float = 0.0
+    step_prompt_tokens: list[int] = Field(default_factory=list)     # per step index, the step's own call
+    step_evaluated_tokens: list[int] = Field(default_factory=list)
+    evidence_recall: float | None = None       # share of gold evidence pages the run looked up
+    evidence_in_final_prompt: float | None = None  # ... whose steps the final answer's prompt still showed
+    run_id: str = ""
+    error: str | None = None
+
+    @property
+    def other_seconds(self) -> float:
+        return max(self.seconds - self.llm_seconds - self.tool_seconds - self.memory_seconds, 0.0)
+
+
+class MeteredLLM:
+    """Passes calls through and adds up every call's usage, including the calls the loop does not see (the
+    summariser's)."""
+
+    def __init__(self, llm: LLM):
+        self.llm, self.name = llm, llm.name
+        self.usage, self.calls, self.cache_reported = Usage(), 0, False
+        if hasattr(llm, "count_tokens"):
+            self.count_tokens = llm.count_tokens
+
+    def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
+                 tool_names: Sequence[str] = ()) -> Completion:
+        completion = self.llm.complete(messages, stop=stop, tool_names=tool_names)
+        self.usage, self.calls = self.usage + completion.usage, self.calls + 1
+        self.cache_reported |= completion.usage.cached_prompt_tokens is not None
+        return completion
+
+
+def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistry, *, store, max_steps: int,
+            max_seconds: float, trace_dir: Path | None = None, memory_settings: dict | None = None,
+            n_ctx: int | None = None) -> RunRecord:
+    """One question under one strategy, through the real loop and the real memory."""
+    if hasattr(llm, "forget_prompt_cache"):
+        llm.forget_prompt_cache()  # every run starts cold, so the order of runs does not favour any strategy
+    metered = MeteredLLM(llm)
+    run_id = f"bench-{uuid.uuid4().hex[:12]}"
+    settings = dict(memory_settings or {})
+    budget = memory_budget(llm, tools.describe(), question.question, SYSTEM_CLOCK.today().isoformat(), n_ctx)
+    if budget and "token_budget" not in settings:
+        settings["token_budget"] = budget  # the same budget `ponder ask` gives this model
+    memory = make_memory(strategy, run_id, task=question.question, store=store, summariser_llm=metered,
+                         token_counter=getattr(llm, "count_tokens", None), **settings)
+    agent = Agent(metered, tools, memory=memory, run_id=run_id,
+                  config=AgentConfig(max_steps=max_steps, max_wall_seconds=max_seconds, trace_dir=trace_dir))
+    step_prompt, step_evaluated, last_prompt = [], [], ""
+    result: RunResult | None = None
+    for event in agent.stream():
+        if isinstance(event, PromptSent):
+            last_prompt = "\n".join(m["content"] for m in event.messages)
+        elif isinstance(event, LLMOutput):
+            step_prompt.append(event.usage.prompt_tokens)
+            step_evaluated.append(event.usage.evaluated_prompt_tokens)
+        elif isinstance(event, FinalEvent):
+            result = event.result
+    graded = score(question, result.answer)
+    seen = pages_looked_up(result.steps)
+    return RunRecord(
+        question_id=question.id, strategy=strategy, question=question.question, kind=question.kind,
+        answer=result.answer, strict=graded.strict, loose=graded.loose, stop_reason=result.stop_reason.value,
+        forced_answer=result.forced_answer, steps=len(result.steps),
+        parse_errors=sum(s.outcome == "parse_error" for s in result.steps),
+        repeated_action=result.stop_reason is StopReason.repeated_action,
+        context_overflow=result.stop_reason is StopReason.llm_error and "context" in (result.error or "").lower(),
+        llm_calls=metered.calls, prompt_tokens=metered.usage.prompt_tokens,
+        evaluated_prompt_tokens=metered.usage.evaluated_prompt_tokens, cache_reported=metered.cache_reported,
+        completion_tokens=metered.usage.completion_tokens, seconds=result.wall_seconds,
+        llm_seconds=sum(s.timings.llm_seconds for s in result.steps),
+        tool_seconds=sum(s.timings.tool_seconds for s in result.steps),
+        memory_seconds=sum(s.timings.memory_seconds for s in result.steps),
+        step_prompt_tokens=step_prompt, step_evaluated_tokens=step_evaluated,
+        evidence_recall=_recall(question.evidence, seen),
+        evidence_in_final_prompt=_in_prompt(question.evidence, result, last_prompt),
+        run_id=run_id, error=result.error)
+
+
+def _recall(evidence: list[str], seen: list[str]) -> float | None:
+    from agent.bench.metrics import evidence_recall
+    return evidence_recall(evidence, seen)
+
+
+def _in_prompt(evidence: list[str], result: RunResult, prompt: str) -> float | None:
+    """Of the gold pages the run looked up, the share whose observation the last prompt still showed."""
+    from agent.bench.metrics import evidence_recall
+    if not evidence:
+        return None
+    shown = [title for step in result.steps for title in pages_looked_up([step])
+             if step.observation[:120] in prompt]
+    return evidence_recall(evidence, shown)
+
+
+def read_records(out_dir: Path) -> list[RunRecord]:
+    path = Path(out_dir) / RESULTS_FILE
+    if not path.is_file():
+        return []
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            try:
+                records.append(RunRecord.model_validate_json(line))
+            except ValueError:
+                continue  # a line torn by a kill mid-write: that run is simply done again
+    return records
+
+
+def run_bench(questions: Sequence[BenchQuestion], strategies: Sequence[str], *,
+              llm_for: Callable[[BenchQuestion], LLM], tools_for: Callable[[BenchQuestion], ToolRegistry],
+              store, out_dir: Path, max_steps: int, max_seconds: float = 600.0, concurrency: int = 1,
+              memory_settings: dict | None = None, n_ctx: int | None = None,
+              on_record: Callable[[RunRecord], None] | None = None) -> list[RunRecord]:
+    """Run every pending (question, strategy) pair, appending each finished record to results.jsonl at once, so
+    an interrupted bench resumes where it stopped. Returns all records of the questions and strategies asked."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    done = {(r.question_id, r.strategy): r for r in read_records(out_dir)}
+    pending = [(q, s) for q in questions for s in strategies if (q.id, s) not in done]
+    lock = threading.Lock()
+
+    def work(pair: tuple[BenchQuestion, str]) -> RunRecord:
+        question, strategy = pair
+        record = run_one(question, strategy, llm_for(question), tools_for(question), store=store,
+                         max_steps=max_steps, max_seconds=max_seconds, trace_dir=out_dir / "runs",
+                         memory_settings=memory_settings, n_ctx=n_ctx)
+        with lock:
+            with open(out_dir / RESULTS_FILE, "ab+") as results:
+                results.seek(0, 2)
+                if results.tell():
+                    results.seek(-1, 2)
+                    if results.read(1) != b"\n":
+                        results.write(b"\n")  # after a line torn by a kill, start a fresh one
+                results.write(record.model_dump_json().encode() + b"\n")
+            done[(question.id, strategy)] = record
+            if on_record:
+                on_record(record)
+        return record
+
+    if concurrency <= 1:
+        for pair in pending:
+            work(pair)
+    else:
+        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bench") as pool:
+            for _ in pool.map(work, pending):
+                pass
+    return [done[(q.id, s)] for q in questions for s in strategies]
+
+
+def write_jsonl(path: Path, rows: Iterable[BaseModel]) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(row.model_dump_json() + "\n")
+
+
+def machine() -> dict:
+    import os
+    import platform
+    return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
+            "processor": platform.processor() or platform.machine()}
+
+
+def git_commit(root: Path) -> str | None:
+    import subprocess
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                             timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
+def dumps(data) -> str:
+    return json.dumps(data, indent=2, default=str)

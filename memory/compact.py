@@ -1,0 +1,221 @@
+"""The `compact` strategy: a prompt that only grows at its end between compactions, so the backend's prefix cache
+(llama.cpp's KV cache, vLLM's and OpenAI's prompt caching) serves everything but the newest step.
+
+- The prompt is a stable prefix (system prompt, question, the notes as they stood at the last compaction) and then
+  every step since, verbatim. Nothing before the newest step changes between compactions.
+- When notes and steps pass the token budget, the older steps are folded into the notes in one summariser call,
+  made as the next turn of the agent's own conversation (so it is served from the cache too), and the last
+  `recent_window` steps stay verbatim. The prefix is rebuilt once per compaction, not once per step.
+- No fact is lost: numbers and page names of the folded steps that the new notes lack are carried into them
+  verbatim, with the step they came from. The steps themselves stay stored and are embedded at compaction, in one
+  batch, off the per-step path.
+- Once steps have left the conversation, the earlier steps most related to the latest thought are recalled after
+  the latest observation, where they cost only their own tokens. A short task never pays for retrieval.
+"""
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from core.llm import Message
+from core.schema import Step
+from memory.base import Context, render_steps
+from memory.records import Summary
+from memory.strategies import TASK_WEIGHT, THOUGHT_WEIGHT, RunMemory
+from memory.summariser import extractive_notes, numbers_in, unsaved_facts
+from memory.tokens import truncate_to_tokens
+
+log = logging.getLogger(__name__)
+
+# Recalled steps are paid for at every step they are shown: only clear matches of the latest thought come back,
+# within a share of the budget that the log leaves free for them.
+RECALL_MIN_SIMILARITY = 0.45
+RECALL_SIMILAR_K = 2
+RECALL_SHARE = 0.2
+RECALL_OBSERVATION_TOKENS = 80
+CARRIED_HEADING = "Kept verbatim from the folded steps:"
+# After a compaction the notes take at most NOTES_SHARE of the budget and the steps kept verbatim about KEPT_SHARE,
+# so the log has room to grow for several steps before the next compaction.
+NOTES_SHARE, KEPT_SHARE = 0.35, 0.3
+_WIKI_ACTIONS = ("wikipedia_summary", "wikipedia_lookup")
+
+
+class CompactMemory(RunMemory):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        first = self._steps[0].index if self._steps else 0
+        self.log_from = self.summary.upto + 1 if self.summary else first  # first step still verbatim
+        self._thought_vector: np.ndarray | None = None
+        self._space_background: str | None = None  # notes from earlier runs, looked up once: part of the prefix
+        self._space_runs: list[str] = []
+
+    # ---- Memory protocol ----
+
+    def add(self, step: Step, shown: Context | None = None) -> None:
+        self.store.add_step(self.run_id, step, None, retrieved=shown.retrieved if shown else (),
+                            context_tokens=shown.tokens if shown else None,
+                            summary_upto=shown.summary_upto if shown else None)  # embedded at compaction
+        self._steps = sorted([s for s in self._steps if s.index != step.index] + [step], key=lambda s: s.index)
+        if self._folded():
+            self._thought_vector = self._embed_thought(step)  # the next recall's query
+        if self._log_tokens() > (1 - RECALL_SHARE) * self.config.token_budget:
+            self._compact(step, shown)
+
+    def context(self) -> Context:
+        background = self._background()
+        log_steps = self._log()
+        recall, recalled = self._recall()
+        tokens = (self.counter.count(background) + sum(self.counter.count(s.as_text()) for s in log_steps)
+                  + self.counter.count(recall))
+        return Context(background=background, recent=log_steps, recall=recall, retrieved=recalled,
+                       summary_upto=self.summary.upto if self.summary else None, notes=list(self._space_runs),
+                       tokens=tokens)
+
+    # ---- the log and its compaction ----
+
+    def _log(self) -> list[Step]:
+        return [step for step in self._steps if step.index >= self.log_from]
+
+    def _folded(self) -> bool:
+        return bool(self._steps) and self.log_from > self._steps[0].index
+
+    def _background(self) -> str:
+        parts = [self._space_notes()]
+        if self.summary is not None:
+            parts.append(f"Your notes on steps {self.summary.first}-{self.summary.upto} (those steps have left this "
+                         f"conversation):\n{self.summary.text}")
+        return "\n\n".join(part for part in parts if part)
+
+    def _log_tokens(self) -> int:
+        return self.counter.count(self._background()) + sum(self.counter.count(s.as_text()) for s in self._log())
+
+    def _compact(self, latest: Step, shown: Context | None) -> None:
+        log_steps = self._log()
+        keep, kept_tokens = 0, 0  # the latest steps stay verbatim, up to a share of the budget
+        for step in reversed(log_steps[1:]):
+            kept_tokens += self.counter.count(step.as_text())
+            if keep == self.config.recent_window or (keep and kept_tokens > KEPT_SHARE * self.config.token_budget):
+                break
+            keep += 1
+        fold = log_steps[:len(log_steps) - keep]
+        if not fold:
+            return
+        previous = self.summary.text if self.summary else ""
+        conversation = None
+        if shown is not None and shown.sent:  # the agent's conversation up to and including `latest`
+            conversation = [*shown.sent, Message(role="assistant", content=latest.as_call())]
+            if latest.observation:
+                conversation.append(Message(role="user", content=f"Observation: {latest.observation}"))
+        text = self.summariser.fold(self.task, previous, fold, conversation=conversation)
+        if text is None:  # already logged: the notes are still written, without a model
+            text = truncate_to_tokens(extractive_notes(_without_carried(previous), fold),
+                                      int(NOTES_SHARE * self.config.token_budget) // 2, self.counter)
+        carried = _lost_lines(previous, text) + unsaved_facts(text, fold) + _unsaved_pages(text, fold)
+        text = self._bounded(_with_carried(text, carried))
+        self.summary = Summary(text=text, first=self.summary.first if self.summary else fold[0].index,
+                               upto=fold[-1].index)
+        self.store.save_summary(self.run_id, self.summary)
+        self.store.embed_steps(self.run_id, fold)  # searchable from now on, in one batch
+        self.log_from = fold[-1].index + 1
+        log.info("compacted steps %d-%d into notes (%d tokens)", fold[0].index, fold[-1].index,
+                 self.counter.count(text))
+
+    def _bounded(self, notes: str) -> str:
+        """Notes within their share of the budget: the oldest carried lines go first (their steps stay stored and
+        can be recalled), then the model's notes are cut."""
+        cap = int(NOTES_SHARE * self.config.token_budget)
+        body, carried = _without_carried(notes), _carried(notes)
+        while carried and self.counter.count(_with_carried(body, carried)) > cap:
+            carried.pop(0)
+        notes = _with_carried(body, carried)
+        return notes if self.counter.count(notes) <= cap else truncate_to_tokens(notes, cap, self.counter)
+
+    # ---- recall and notes from earlier runs ----
+
+    def _recall(self) -> tuple[str, list[int]]:
+        """Folded steps for the latest thought: the pages it names first (a research agent's need is usually
+        "what did I read about X"), then the steps most similar to it."""
+        if not self._folded() or not self.config.top_k:
+            return "", []
+        thought = self._steps[-1].thought.lower()
+        chosen = [step for step in self._steps if step.index < self.log_from and step.action in _WIKI_ACTIONS
+                  and len(title := _title(step)) >= 4 and title.lower() in thought][-self.config.top_k:]
+        if self._thought_vector is not None and len(chosen) < self.config.top_k:
+            query = THOUGHT_WEIGHT * self._thought_vector + TASK_WEIGHT * self._task_embedding()
+            query = query / max(float(np.linalg.norm(query)), 1e-12)
+            threshold = max(self.config.min_similarity, RECALL_MIN_SIMILARITY)
+            similar = self.store.search_steps(self.run_id, query, RECALL_SIMILAR_K, before=self.log_from)
+            for hit in similar:
+                if hit.similarity >= threshold and len(chosen) < self.config.top_k and \
+                        hit.step.index not in {step.index for step in chosen}:
+                    chosen.append(hit.step)
+        room, shown = int(RECALL_SHARE * self.config.token_budget), []
+        for step in chosen:  # most wanted first, while they fit
+            capped = step.model_copy(update={"observation": truncate_to_tokens(step.observation,
+                                                                               RECALL_OBSERVATION_TOKENS, self.counter)})
+            room -= self.counter.count(capped.as_text())
+            if room < 0:
+                break
+            shown.append(capped)
+        if not shown:
+            return "", []
+        shown.sort(key=lambda step: step.index)
+        return f"(Recalled from your earlier steps:\n{render_steps(shown)})", [step.index for step in shown]
+
+    def _task_embedding(self) -> np.ndarray:
+        if self._task_vector is None:
+            self._task_vector = self.store.embedder.embed([self.task])[0]
+        return self._task_vector
+
+    def _space_notes(self) -> str:
+        if self._space_background is None:
+            self._space_background = ""
+            if self.space:
+                items = [item for item in self.store.search_space(self.space, self._task_embedding(),
+                                                                  self.config.space_k, exclude_run=self.run_id)
+                         if item.similarity >= self.config.min_similarity]
+                self._space_runs = [item.run_id for item in items]
+                if items:
+                    self._space_background = "Notes from earlier runs:\n" + "\n".join(
+                        f"- {truncate_to_tokens(item.text, 120, self.counter)}" for item in items)
+        return self._space_background
+
+
+def _title(step: Step) -> str:
+    return step.action_input.split("|")[0].strip()
+
+
+def _unsaved_pages(notes: str, steps: list[Step]) -> list[str]:
+    """Pages the folded steps read that the notes do not name."""
+    lowered = notes.lower()
+    lines = []
+    for step in steps:
+        title = _title(step)
+        if step.action in _WIKI_ACTIONS and title and title.lower() not in lowered and step.observation:
+            lines.append(f"- read {title}: {step.observation[:120]} (step {step.index})")
+            lowered += " " + title.lower()
+    return lines
+
+
+def _lost_lines(previous: str, notes: str) -> list[str]:
+    """Lines of the previous notes whose numbers the new notes dropped (a model may rewrite carelessly)."""
+    known = set(numbers_in(notes))
+    return [line.strip() for line in previous.splitlines()
+            if line.strip() != CARRIED_HEADING and any(n not in known for n in numbers_in(line))]
+
+
+def _carried(notes: str) -> list[str]:
+    if CARRIED_HEADING not in notes:
+        return []
+    return [line for line in notes.split(CARRIED_HEADING, 1)[1].splitlines() if line.strip()]
+
+
+def _with_carried(notes: str, carried: list[str]) -> str:
+    lines = list(dict.fromkeys([*_carried(notes), *carried]))
+    body = _without_carried(notes)
+    return f"{body}\n{CARRIED_HEADING}\n" + "\n".join(lines) if lines else body
+
+
+def _without_carried(notes: str) -> str:
+    return notes.split(CARRIED_HEADING, 1)[0].rstrip()

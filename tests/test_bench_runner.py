@@ -1,0 +1,149 @@
+"""`ponder bench` end to end: the long-recall suite (scripted agent, real loop, real offline tools, real memory and
+Chroma) under every strategy, resuming, a user's suite against a scripted OpenAI-compatible server with several
+runs in flight, and a short offline-multihop run with the embedded model. Results are checked for being complete
+and well-formed, not for timings or accuracy."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agent.bench.runner import RESULTS_FILE, RunRecord, read_records
+from agent.cli import main
+from core.schema import StopReason
+from memory.strategies import STRATEGIES
+from tests.cli_helpers import step
+from tests.openai_server import FakeOpenAIServer, completion
+
+STOPS = {reason.value for reason in StopReason}
+
+
+def records_in(out) -> list[RunRecord]:
+    return read_records(out)
+
+
+def assert_well_formed(record: RunRecord) -> None:
+    assert record.stop_reason in STOPS and record.steps >= 1 and record.llm_calls >= record.steps
+    assert len(record.step_prompt_tokens) == len(record.step_evaluated_tokens) == record.steps
+    assert 0 < record.evaluated_prompt_tokens <= record.prompt_tokens
+    assert all(0 <= evaluated <= sent for sent, evaluated in zip(record.step_prompt_tokens,
+                                                                  record.step_evaluated_tokens))
+    assert 0.0 <= record.loose <= 1.0 and record.strict == (record.strict and record.loose == 1.0)
+    assert record.seconds >= record.llm_seconds + record.tool_seconds >= 0
+    assert record.run_id.startswith("bench-")
+
+
+@pytest.fixture(scope="module")
+def long_recall(tmp_path_factory, offline_wiki):
+    """The 50-step long-recall scenario under every strategy, once for the module."""
+    out = tmp_path_factory.mktemp("bench") / "long-recall"
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PONDER_HOME", str(home))
+        code = main(["bench", "--suite", "long-recall", "--limit", "1", "--strategies", ",".join(STRATEGIES),
+                     "--out", str(out)])
+    return code, out
+
+
+def test_long_recall_runs_every_strategy_and_writes_every_output(long_recall, capsys):
+    code, out = long_recall
+    assert code == 0
+    records = records_in(out)
+    assert sorted(r.strategy for r in records) == sorted(STRATEGIES)
+    assert {r.question_id for r in records} == {"long-recall-50"}
+    for record in records:
+        assert_well_formed(record)
+        assert record.evidence_recall == 1.0  # every strategy ran the same early lookups
+    by = {r.strategy: r for r in records}
+    # full history outgrows the 4,096-token window long before step 50, as with the embedded model
+    assert by["full"].context_overflow and by["full"].stop_reason == "llm_error" and by["full"].steps < 50
+    assert max(by["full"].step_prompt_tokens) > max(by["window"].step_prompt_tokens)
+    assert all(by[s].steps == 50 for s in ("window", "retrieval", "retrieval+summary"))
+    summary = json.loads((out / "summary.json").read_text())
+    assert [row["strategy"] for row in summary["strategies"]] == list(STRATEGIES)
+    report = (out / "report.md").read_text()
+    assert "| retrieval+summary |" in report and "## Prompt tokens sent at step" in report
+    for plot in ("prompt_tokens_per_step.png", "accuracy_vs_tokens.png", "seconds_per_step.png"):
+        assert (out / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(summary["plots"]) == sorted(p.name for p in out.glob("*.png"))
+
+
+def test_an_interrupted_bench_resumes_without_running_anything_twice(long_recall, tmp_path, monkeypatch, capsys):
+    _, out = long_recall
+    monkeypatch.setenv("PONDER_HOME", str(tmp_path))
+    lines = (out / RESULTS_FILE).read_text().splitlines()
+    kept = [line for line in lines if json.loads(line)["strategy"] != "window"]
+    (out / RESULTS_FILE).write_text("\n".join(kept) + "\n" + '{"question_id": "long-rec')  # torn by a kill
+    before = {r.strategy: r.run_id for r in records_in(out)}
+    capsys.readouterr()
+    assert main(["bench", "--resume", str(out), "--strategies", ",".join(STRATEGIES)]) == 0
+    captured = capsys.readouterr()
+    assert f"{len(STRATEGIES) - 1} already done" in captured.err and "# ponder bench: long-recall" in captured.out
+    after = records_in(out)
+    assert sorted(r.strategy for r in after) == sorted(STRATEGIES)  # the window run again, nothing twice
+    assert {r.strategy: r.run_id for r in after if r.strategy != "window"} == before
+
+
+def test_a_users_suite_with_several_runs_in_flight(tmp_path, monkeypatch, capsys):
+    questions = tmp_path / "mine.jsonl"
+    questions.write_text("\n".join(json.dumps({"question": f"What is {n} times 7?", "answers": [str(n * 7)]})
+                                   for n in (3, 4, 5)) + "\n")
+
+    def answer(request):  # a scripted model that computes, then answers from the Observation it was shown
+        last = request["messages"][-1]["content"]
+        n = request["messages"][1]["content"].split("What is ")[1].split(" ")[0]
+        if last.startswith("Observation: "):
+            return completion(step("Done.", "Final", f"It is {last.split(': ')[1]}."))
+        return completion(step("Multiply.", "calculator", f"{n}*7"))
+
+    with FakeOpenAIServer(responder=answer) as server:
+        monkeypatch.setenv("PONDER_HOME", str(tmp_path / "home"))
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("PONDER_MODEL", "scripted")
+        code = main(["bench", "--questions", str(questions), "--strategies", "full,mask", "--concurrency", "3",
+                     "--wiki", "offline", "--out", str(tmp_path / "out")])
+    assert code == 0
+    records = records_in(tmp_path / "out")
+    assert len(records) == 6 and len({r.run_id for r in records}) == 6
+    assert all(r.strict and r.stop_reason == "final_answer" for r in records)
+    for record in records:
+        assert_well_formed(record)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["bench"], "give --suite"),
+    (["bench", "--suite", "nope"], "unknown suite 'nope'"),
+    (["bench", "--suite", "long-recall", "--strategies", "full,everything"], "unknown memory strategy everything"),
+    (["bench", "--resume", "/nonexistent/bench"], "nothing to resume"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(args, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PONDER_HOME", str(tmp_path))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_broken_questions_file_names_the_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PONDER_HOME", str(tmp_path))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"question": "fine", "answers": ["x"]}\n{"question": "no answers"}\n')
+    assert main(["bench", "--questions", str(bad)]) == 2
+    assert "bad.jsonl:2" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_three_offline_multihop_questions_with_the_embedded_model(tmp_path, monkeypatch, model_path, wiki_index_dir):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PONDER_BACKEND", "PONDER_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PONDER_HOME", str(tmp_path))
+    monkeypatch.setenv("PONDER_GGUF", str(model_path))
+    monkeypatch.setenv("PONDER_THREADS", "2")
+    code = main(["bench", "--suite", "offline-multihop", "--limit", "3", "--strategies", "full,retrieval+summary",
+                 "--max-steps", "5", "--out", str(tmp_path / "out")])
+    assert code == 0
+    records = records_in(tmp_path / "out")
+    assert sorted((r.question_id, r.strategy) for r in records) == sorted(
+        (q, s) for q in ("omh-01", "omh-02", "omh-03") for s in ("full", "retrieval+summary"))
+    for record in records:
+        assert_well_formed(record)
+        assert record.cache_reported  # llama.cpp's prefix reuse is measured, not assumed

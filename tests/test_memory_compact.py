@@ -1,0 +1,157 @@
+"""The compacting memory through the real loop: real Chroma (in memory), the real tools where they matter, a
+scripted model. Prompts only grow at their end between compactions; compaction folds older steps in one
+summariser call inside the agent's own conversation; no number observed is lost; recall comes after the latest
+observation; a short task never embeds anything."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from agent.config import AgentConfig
+from agent.llm.replay import Replay
+from agent.loop import Agent
+from core.chroma import make_client
+from core.llm import Message
+from memory.compact import CARRIED_HEADING
+from memory.store import Store
+from memory.strategies import make_memory
+from tools.base import ToolRegistry, tool
+
+TASK = "Collect the founding year of every city in the list, then add them up."
+CITIES = {f"City{n:02d}": 1100 + 7 * n for n in range(1, 25)}
+
+
+@tool
+def city_facts(name: str) -> str:
+    """Facts about a city."""
+    year = CITIES.get(name.strip(), 1000)
+    return (f"{name} is an old market town on a river, with a cathedral, a university and a busy port. "
+            f"It was founded in {year}. Its population is about {year * 37}. " + "It has many parks. " * 6)
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+class Script:
+    """A scripted researcher: looks cities up one by one; asked for notes, it writes notes that keep only the
+    first fact it sees (a careless note-taker), so the memory must carry the rest."""
+
+    def __init__(self, steps: int, final_thought: str = ""):
+        self.steps, self.step, self.final_thought = steps, 0, final_thought
+        self.notes_requests: list[list[Message]] = []
+
+    def __call__(self, messages: list[Message]) -> str:
+        if messages[-1].content.startswith("Pause the research"):
+            self.notes_requests.append(messages)
+            return "Facts:\n- City01 was founded in 1107 (step 0)\nOpen questions: the other cities"
+        index, self.step = self.step, self.step + 1
+        if index < self.steps:
+            city = f"City{index + 1:02d}"
+            return f"Thought: I look up {city}.\nAction: city_facts\nAction Input: {city}"
+        thought = self.final_thought or "I have them all."
+        return f"Thought: {thought}\nAction: Final\nAction Input: done"
+
+
+def run(steps: int, budget: int, final_thought: str = "", store: Store | None = None):
+    store = store or Store(make_client("memory"))
+    script = Script(steps, final_thought)
+    llm = Replay(responder=script)
+    memory = make_memory("compact", f"c-{uuid.uuid4().hex[:10]}", store=store, task=TASK, summariser_llm=llm,
+                         token_counter=words, token_budget=budget, recent_window=2)
+    result = Agent(llm, ToolRegistry([city_facts]), memory=memory,
+                   config=AgentConfig(max_steps=steps + 2, max_final_rejections=0)).run()
+    step_calls = [call for call in llm.calls if not call[-1].content.startswith("Pause the research")]
+    return result, memory, script, step_calls, store
+
+
+def test_between_compactions_a_prompt_only_grows_at_its_end():
+    result, memory, script, calls, _ = run(steps=14, budget=400)
+    assert len(script.notes_requests) >= 2  # the run was long enough to compact more than once
+    unchanged = 0
+    for before, after in zip(calls, calls[1:]):
+        if after[1].content == before[1].content:  # same question and notes: no compaction in between
+            assert [m.content for m in after[:len(before) - 1]] == [m.content for m in before[:-1]]
+            assert after[len(before) - 1].content.startswith(before[-1].content.split("\n\n(Recalled")[0])
+            unchanged += 1
+    assert unchanged >= 8
+    assert result.answer == "done" and len(result.steps) == 15
+
+
+def test_compaction_continues_the_agents_own_conversation_and_bounds_the_prompt():
+    result, memory, script, calls, _ = run(steps=14, budget=400)
+    request = script.notes_requests[0]
+    step_prompt = next(call for call in calls if len(call) + 1 < len(request))
+    assert request[0].content == calls[0][0].content  # the same system prompt: the backend reuses its cache
+    assert "Pause the research" in request[-1].content and request[-2].content.startswith("Observation: ")
+    for shown in (memory.context(),):
+        assert shown.tokens <= 400
+    assert memory.summary is not None and memory.log_from > 0
+    assert all(words(" ".join(m.content for m in call[1:])) < 400 + 200 for call in calls)  # notes + log + step
+    assert step_prompt  # compaction happened after real steps
+
+
+def test_no_observed_number_is_lost_at_compaction():
+    _, memory, _, _, store = run(steps=10, budget=400)
+    notes = memory.summary.text
+    assert CARRIED_HEADING in notes  # the careless notes were completed
+    folded = [step for step in memory.steps() if step.index < memory.log_from]
+    assert folded
+    for step in folded:
+        year = str(CITIES[step.action_input])
+        assert year in notes, (step.index, year)
+    assert len(store.load_steps(memory.run_id)) == len(memory.steps())  # originals all kept
+
+
+def test_recall_of_a_folded_page_comes_after_the_latest_observation():
+    result, memory, _, calls, _ = run(steps=12, budget=400, final_thought="I need City02's founding year again.")
+    last = calls[-1]
+    assert "Recalled from your earlier steps" in last[-1].content and "City02" in last[-1].content
+    assert 1 < memory.log_from  # City02's step (index 1) had left the conversation
+    assert all("Recalled" not in m.content for m in last[:-1])
+    assert 1 in store_records_retrieved(memory)
+
+
+def store_records_retrieved(memory) -> list[int]:
+    return memory.store.step_records(memory.run_id)[-1].retrieved
+
+
+def test_a_short_task_never_embeds():
+    store = Store(make_client("memory"))
+    result, memory, script, _, _ = run(steps=3, budget=4000, store=store)
+    assert result.answer == "done" and not script.notes_requests
+    assert store._embedder is None  # no embedding model was even loaded: no step paid for it
+
+
+def test_a_compacted_run_resumes_with_its_notes():
+    _, memory, _, _, store = run(steps=10, budget=400)
+    again = make_memory("compact", memory.run_id, store=store, summariser_llm=Replay(["unused"]),
+                        token_counter=words, token_budget=400, recent_window=2)
+    assert again.log_from == memory.log_from and again.summary.text == memory.summary.text
+    assert again.context().background == memory.context().background
+
+
+def test_a_summariser_that_fails_still_leaves_notes():
+    class Down:
+        name = "down"
+
+        def complete(self, messages, stop=(), tool_names=()):
+            if messages[-1].content.startswith("Pause the research"):
+                raise RuntimeError("server down")
+            return llm.complete(messages, stop, tool_names)
+
+    script = Script(10)
+    llm = Replay(responder=script)
+    store = Store(make_client("memory"))
+    memory = make_memory("compact", f"c-{uuid.uuid4().hex[:10]}", store=store, task=TASK, summariser_llm=Down(),
+                         token_counter=words, token_budget=400, recent_window=2)
+    result = Agent(Down(), ToolRegistry([city_facts]), memory=memory, config=AgentConfig(max_steps=12)).run()
+    assert result.answer == "done"
+    assert memory.summary is not None and "1107" in memory.summary.text
+
+
+@pytest.mark.parametrize("strategy", ["compact"])
+def test_compact_is_a_listed_strategy(strategy):
+    from memory.strategies import STRATEGIES
+    assert strategy in STRATEGIES
