@@ -137,6 +137,11 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    "the memory's token budget follows it")
     p.add_argument("--max-seconds", type=_positive_seconds, default=600.0, help="wall-time limit for the run")
     p.add_argument("--memory", choices=STRATEGIES, default=DEFAULT_STRATEGY, help="context strategy")
+    p.add_argument("--aux-model", metavar="MODEL", help="a second model for side work (the summariser): a GGUF "
+                   "path for the local backend, or a model name on the same OpenAI-compatible server")
+    p.add_argument("--check", default="numbers", metavar="NAMES",
+                   help="final-answer checks that may send an answer back: numbers (default), names (every name "
+                   "it gives must appear in an observation about the question), parts (every part answered)")
     p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
                    help="keep and recall facts across runs in a named memory space (default: 'default')")
     p.add_argument("--wiki", choices=("offline", "live", "auto"), help="Wikipedia backend (PONDER_WIKI)")
@@ -182,6 +187,7 @@ def _run_info(store, run_id: str):
 
 
 def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
+    from agent.checks import checks_named
     from agent.config import AgentConfig
     from agent.display import LiveView
     from agent.llm.select import select_llm
@@ -194,22 +200,32 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from tools.defaults import default_tools
     from tools.wiki_select import make_backend
 
-    config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds,
+    try:
+        checks = checks_named(args.check)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds, final_answer_checks=checks,
                          trace_dir=args.trace_dir or ponder_home() / "runs")
     try:
         llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend, n_ctx=args.ctx,
                          prompt_cache=True)
+        aux = llm
+        if args.aux_model:
+            local_aux = args.aux_model.lower().endswith(".gguf")
+            aux = select_llm(model=args.aux_model, base_url=None if local_aux else args.base_url,
+                             backend="local" if local_aux else args.backend)
     except LLMError as exc:
         err.print(f"[red]ponder: {exc}[/red]")
         return EXIT_ERROR
-    err.print(f"[dim]model: {llm.name} · memory: {args.memory} · run: {run_id}[/dim]")
+    aux_name = f" · side work: {aux.name}" if aux is not llm else ""
+    err.print(f"[dim]model: {llm.name}{aux_name} · memory: {args.memory} · run: {run_id}[/dim]")
     try:
         tools = default_tools(make_backend(args.wiki))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:
         budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), args.ctx)
-        memory = make_memory(args.memory, run_id, task=task, store=store, summariser_llm=llm, space=args.remember,
+        memory = make_memory(args.memory, run_id, task=task, store=store, summariser_llm=aux, space=args.remember,
                              token_counter=getattr(llm, "count_tokens", None),
                              **({"token_budget": budget} if budget else {}))
     except ValueError as exc:  # a bad --remember space name

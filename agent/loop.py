@@ -96,11 +96,12 @@ class Agent:
                 if outcome.observation:
                     yield ObservationEvent(index=index, observation=outcome.observation,
                                            seconds=getattr(outcome, "seconds", 0.0))
+                timings = Timings(llm_seconds=llm_seconds, tool_seconds=getattr(outcome, "seconds", 0.0),
+                                  memory_seconds=memory_seconds)
                 step = Step(index=index, thought=parsed.thought, action=parsed.action,
                             action_input=parsed.action_input, observation=outcome.observation, raw=completion.text,
                             parse_status=parsed.status, usage=completion.usage, started_at=started,
-                            outcome=outcome.kind, timings=Timings(llm_seconds=llm_seconds, memory_seconds=memory_seconds,
-                                                                  tool_seconds=getattr(outcome, "seconds", 0.0)))
+                            outcome=outcome.kind, timings=timings)
                 self._record(memory, step, shown)
                 state.apply(step, outcome)
                 yield _log(trace, StepRecorded(step=step))

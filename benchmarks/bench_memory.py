@@ -41,7 +41,7 @@ def extractive_notes(messages) -> str:
 
 
 def new_memory(strategy: str, store: Store, run_id: str | None = None):
-    llm = Replay(responder=extractive_notes) if strategy == "retrieval+summary" else None
+    llm = Replay(responder=extractive_notes) if strategy in ("retrieval+summary", "compact") else None
     return make_memory(strategy, run_id or f"bench-{uuid.uuid4().hex[:10]}", store=store, summariser_llm=llm,
                        task=TASK)
 
@@ -101,6 +101,36 @@ def overhead(store: Store, size: int, measured: int = 60) -> tuple[list[float], 
     return totals, embeds
 
 
+def compact_overhead(store: Store, seeds: int, n_steps: int = 150) -> None:
+    """The compact strategy's own time per step (add + context), apart from the steps that compact."""
+    plain, compacting, folded_plain = [], [], []
+    for seed in range(seeds):
+        steps, _ = research_run(n_steps, seed=seed)
+        memory = new_memory("compact", store)
+        for step in steps:
+            context = memory.context()
+            before = memory.summary.upto if memory.summary else None
+            start = time.perf_counter()
+            memory.add(step, context)
+            memory.context()
+            elapsed = (time.perf_counter() - start) * 1000
+            after = memory.summary.upto if memory.summary else None
+            if after != before:
+                compacting.append(elapsed)
+            elif memory.summary is None:
+                plain.append(elapsed)
+            else:
+                folded_plain.append(elapsed)  # steps have left the log: recall (and its query embedding) runs
+    print(f"\n== compact: memory time per step, ms ({seeds} runs of {n_steps} synthetic steps) ==")
+    print(f"  before any compaction: median {statistics.median(plain):.1f}, p95 {p95(plain):.1f} ({len(plain)} steps)")
+    if folded_plain:
+        print(f"  after compactions, with recall: median {statistics.median(folded_plain):.1f}, "
+              f"p95 {p95(folded_plain):.1f} ({len(folded_plain)} steps)")
+    if compacting:
+        print(f"  a compaction (scripted summariser, embeds the folded steps): median "
+              f"{statistics.median(compacting):.0f}, {len(compacting)} compactions")
+
+
 def p95(values: list[float]) -> float:
     return sorted(values)[int(0.95 * (len(values) - 1))]
 
@@ -117,6 +147,7 @@ def main() -> None:
     store = Store(client, get_embedder(kinds[0]))
     print(f"embedder {store.embedder.name} loaded in {time.perf_counter() - start:.1f} s")
     compare_strategies(store, args.seeds)
+    compact_overhead(store, args.seeds)
 
     print("\n== memory overhead per step, retrieval+summary (embed + store + retrieve + assemble), ms ==")
     print(f"{'embedder':<28}{'stored':>8}{'median':>9}{'p95':>8}{'embed median':>14}{'rest median':>13}")

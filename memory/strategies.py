@@ -74,7 +74,8 @@ class RunMemory:
             raise ValueError("a stored memory needs a run id")
         if config.strategy in _SUMMARISING and summariser is None:
             raise ValueError(f"memory strategy {config.strategy} needs an LLM for its summariser")
-        self.store, self.run_id, self.strategy = store, check_name("run id", run_id) if run_id else None, config.strategy
+        self.store, self.strategy = store, config.strategy
+        self.run_id = check_name("run id", run_id) if run_id else None
         self.space = check_name("memory space", config.space) if config.space else None
         self.counter = as_token_counter(counter)
         self.assembler = Assembler(self.counter, config.token_budget)

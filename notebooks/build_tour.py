@@ -185,6 +185,9 @@ import re
 
 
 def scripted_notes(messages) -> str:
+    if "Current notes:" not in messages[-1].content:  # asked inside the agent's own conversation (compact)
+        seen = [m.content for m in messages if m.role == "user" and m.content.startswith("Observation: ")]
+        return "Facts and sources:\\n" + "\\n".join(f"- {text[13:110]}" for text in seen)
     current, new_steps = messages[-1].content.split("Current notes:\\n", 1)[1].split("\\n\\nNew steps:\\n", 1)
     notes = [line for line in current.splitlines() if line.startswith("- ")]
     for block in new_steps.split("[step ")[1:]:

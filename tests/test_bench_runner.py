@@ -147,3 +147,27 @@ def test_three_offline_multihop_questions_with_the_embedded_model(tmp_path, monk
     for record in records:
         assert_well_formed(record)
         assert record.cache_reported  # llama.cpp's prefix reuse is measured, not assumed
+
+
+def test_a_run_that_crashes_is_reported_and_the_others_go_on(tmp_path):
+    from agent.bench.runner import run_bench
+    from agent.bench.suites import BenchQuestion
+    from agent.llm.replay import Replay
+    from core.chroma import make_client
+    from memory.store import Store
+    from tools.base import ToolRegistry
+    from tools.calculator import calculator
+
+    questions = [BenchQuestion(id=name, question=f"What is 2+2 ({name})?", answers=["4"]) for name in "ab"]
+
+    def llm_for(question):
+        if question.id == "b":
+            raise RuntimeError("boom")
+        return Replay([step("Add.", "calculator", "2+2"), step("Done.", "Final", "It is 4.")])
+
+    failures = []
+    records = run_bench(questions, ["full"], llm_for=llm_for, tools_for=lambda q: ToolRegistry([calculator]),
+                        store=Store(make_client("memory")), out_dir=tmp_path, max_steps=4,
+                        on_failure=lambda question, strategy, exc: failures.append((question.id, str(exc))))
+    assert [(r.question_id, r.strict) for r in records] == [("a", True)] and failures == [("b", "boom")]
+    assert [r.question_id for r in read_records(tmp_path)] == ["a"]  # the failed run is left for a resume

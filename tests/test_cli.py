@@ -54,6 +54,8 @@ class Runs:
                                       completion(step("Done.", "Final", "2+3 is 5."))]),
             "limit": FakeOpenAIServer([completion(text) for text in LIMITED] + [completion("My best answer: 49.")]),
             "remember": FakeOpenAIServer([completion(text) for text in researched] + [completion(SUMMARY)]),
+            "compact": FakeOpenAIServer([completion(text) for text in LIMITED] + [completion("My best answer: 49.")]),
+            "aux": FakeOpenAIServer([completion(text) for text in researched] + [completion(SUMMARY)]),
         }
         question = "When was Thomas Edison born, and what is 15**2?"
         commands = {
@@ -61,6 +63,9 @@ class Runs:
             "json": ["ask", "What is 2+3?", "--json", "-q", "--memory", "window"],
             "limit": ["ask", "Multiply by seven forever", "--max-steps", str(len(LIMITED)), "--memory", "retrieval"],
             "remember": ["ask", question, "--remember", "facts"],
+            "aux": ["ask", question, "--remember", "facts", "--aux-model", "small-model", "--check", "numbers,names"],
+            "compact": ["ask", "Multiply by seven forever", "--max-steps", str(len(LIMITED)), "--memory", "compact",
+                        "--ctx", "8192"],
             "unreachable": ["ask", "What is 2+3?", "-q"],
         }
         self.homes = {name: tmp / name for name in commands}
@@ -127,6 +132,15 @@ def test_step_limit_prints_the_forced_answer_and_exits_3(runs):
     assert "run out of steps" in forced_prompt and "7*7" in forced_prompt
 
 
+def test_compact_memory_sends_prompts_that_only_grow_at_their_end(runs):
+    proc = runs.results["compact"]
+    assert proc.returncode == 3 and proc.stdout == "My best answer: 49.\n", proc.stderr
+    assert "memory: compact" in proc.stderr
+    steps = runs.requests("compact")[:len(LIMITED)]
+    for before, after in zip(steps, steps[1:]):  # a short task: no compaction, each prompt extends the last
+        assert after[:len(before)] == before and len(after) == len(before) + 2
+
+
 def test_unreachable_server_is_a_clear_error(runs):
     proc = runs.results["unreachable"]
     assert_clean_failure(proc, 1, "cannot connect")
@@ -147,6 +161,15 @@ def test_remember_with_the_default_strategy_calls_the_summariser(runs):
     assert shown["run"]["space"] == "facts"
 
 
+def test_side_work_goes_to_the_aux_model(runs):
+    proc = runs.results["aux"]
+    assert proc.returncode == 0 and proc.stdout == ANSWER + "\n", proc.stderr
+    assert "side work: openai:small-model" in proc.stderr
+    models = [request.body["model"] for request in runs.servers["aux"].chat_requests()]
+    assert models == ["scripted"] * 3 + ["small-model"]  # three steps, then the summariser
+    assert runs.requests("aux")[3][0]["content"].startswith("You keep the working notes")
+
+
 # ---- bad input ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, message", [
@@ -157,6 +180,9 @@ def test_remember_with_the_default_strategy_calls_the_summariser(runs):
     (["ask", "q", "--max-seconds", "nan"], "must be more than 0 seconds"),
     (["ask", "q", "--remember", "bad!name"], "invalid memory space 'bad!name'"),
     (["ask", "q", "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+    (["ask", "q", "--ctx", "0"], "must be at least 1"),
+    (["ask", "q", "--check", "numbers,vibes"], "unknown final-answer check vibes"),
+    (["ask", "q", "--memory", "everything"], "invalid choice: 'everything'"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     ([], "the following arguments are required"),
 ])

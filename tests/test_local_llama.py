@@ -208,3 +208,18 @@ def test_real_model_answers_the_seed_demo_through_the_agent(llm, offline_wiki):
     assert "225" in result.answer
     assert any(s.action == "calculator" and s.observation == "225" for s in result.steps)  # not mental arithmetic
     assert all(s.parse_status is ParseStatus.ok for s in result.steps)  # the grammar keeps every step strict
+
+
+@pytest.mark.slow
+def test_the_system_prompts_kv_state_is_kept_between_processes(model_path, tmp_path):
+    """A second LocalLlama (as in the next `ponder ask`) starts with the first one's system prompt evaluated."""
+    system = Message(role="system", content=SYSTEM)
+    first = LocalLlama(model_path, n_threads=2, prompt_cache_dir=tmp_path)
+    cold = first.complete([system, user(QUESTION)], tool_names=TOOLS).usage
+    first.close()
+    assert cold.cached_prompt_tokens == 0 and len(list(tmp_path.glob("*.kv"))) == 1
+    second = LocalLlama(model_path, n_threads=2, prompt_cache_dir=tmp_path)
+    warm = second.complete([system, user("What is 7 times 6?")], tool_names=TOOLS).usage
+    second.close()
+    assert warm.cached_prompt_tokens >= local_token_counter(model_path)(SYSTEM)  # the whole system prompt
+    assert warm.evaluated_prompt_tokens < cold.evaluated_prompt_tokens / 2

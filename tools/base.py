@@ -44,25 +44,29 @@ class Tool:
         return str(self.fn(**args.model_dump()))
 
     def _arguments(self, action_input: str) -> dict:
-        text = action_input.strip()
-        if text.startswith("{"):
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError:
-                data = None
-            if isinstance(data, dict):
-                if not self.params or set(data) <= set(self.params):
-                    return data
-                if len(self.params) == 1 and len(data) == 1:
-                    return {self.params[0]: next(iter(data.values()))}  # a misnamed key for a one-argument tool
-                unknown = ", ".join(sorted(set(data) - set(self.params)))
-                raise ToolError(f"unknown argument(s) {unknown} for {self.name}; "
-                                f"its arguments are: {', '.join(self.params)}")
-        if not self.params:
-            return {}
-        if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-            text = text[1:-1]  # models often quote plain inputs
-        return {self.params[0]: text}
+        return tool_arguments(action_input, self.params, self.name)
+
+
+def tool_arguments(action_input: str, params: list[str], name: str = "the tool") -> dict:
+    """A model's raw Action Input as keyword arguments: a JSON object of them, or the plain text of the first."""
+    text = action_input.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            data = None
+        if isinstance(data, dict):
+            if not params or set(data) <= set(params):
+                return data
+            if len(params) == 1 and len(data) == 1:
+                return {params[0]: next(iter(data.values()))}  # a misnamed key for a one-argument tool
+            unknown = ", ".join(sorted(set(data) - set(params)))
+            raise ToolError(f"unknown argument(s) {unknown} for {name}; its arguments are: {', '.join(params)}")
+    if not params:
+        return {}
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1]  # models often quote plain inputs
+    return {params[0]: text}
 
 
 def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, description: str | None = None):

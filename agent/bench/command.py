@@ -115,6 +115,7 @@ def run(args, err: Console) -> int:
               f"({done_before} already done) · model: {model_name} · out: {out_dir}[/dim]")
     started = time.monotonic()
     tally = {"runs": 0, "correct": 0, "tokens": 0}
+    failures: list[str] = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.fields[status]}"), console=err, transient=False) as progress:
         task = progress.add_task("runs", total=total, completed=done_before, status="")
@@ -126,13 +127,21 @@ def run(args, err: Console) -> int:
             progress.update(task, advance=1, status=f"correct {tally['correct']}/{tally['runs']} · "
                                                     f"{tally['tokens']:,} tokens evaluated")
 
+        def on_failure(question, strategy: str, exc: Exception) -> None:
+            failures.append(f"{question.id} under {strategy}: {type(exc).__name__}: {exc}")
+            err.print(f"[red]run failed: {failures[-1]}[/red]")
+
         records = runner.run_bench(questions, strategies, llm_for=llm_for, tools_for=lambda question: tools,
                                    store=store, out_dir=out_dir, max_steps=max_steps,
                                    max_seconds=args.max_seconds, concurrency=concurrency, on_record=on_record,
-                                   n_ctx=args.ctx)
+                                   n_ctx=args.ctx, on_failure=on_failure)
     header["seconds"] = round(time.monotonic() - started, 1)
     text = write_outputs(records, strategies, header, out_dir, questions)
     print(text)
+    if failures:
+        err.print(f"[red]{len(failures)} runs failed (not recorded); retry them with: ponder bench --resume "
+                  f"{out_dir}[/red]")
+        return 1
     return 0
 
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import re
 import unicodedata
 import urllib.parse
@@ -202,20 +201,13 @@ def _field(step: Any, name: str) -> str:
     return str(value or "")
 
 
-def _input_title(action_input: str, key: str = "title") -> str:
+def _input_title(action_input: str) -> str:
     """The page title a tool was asked for, read the way the tool reads it (JSON arguments or plain text)."""
-    text = action_input.strip()
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            data = None
-        if isinstance(data, dict):
-            value = data.get(key, next(iter(data.values()), "") if len(data) == 1 else "")
-            return str(value or "").strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        text = text[1:-1]
-    return text
+    from tools.base import ToolError, tool_arguments
+    try:
+        return str(tool_arguments(action_input, ["title", "text"]).get("title") or "").strip()
+    except ToolError:  # JSON with other keys: whatever single value it holds
+        return ""
 
 
 def _summary_title(observation: str, asked: str) -> str | None:

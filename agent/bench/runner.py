@@ -164,7 +164,8 @@ def run_bench(questions: Sequence[BenchQuestion], strategies: Sequence[str], *,
               llm_for: Callable[[BenchQuestion], LLM], tools_for: Callable[[BenchQuestion], ToolRegistry],
               store, out_dir: Path, max_steps: int, max_seconds: float = 600.0, concurrency: int = 1,
               memory_settings: dict | None = None, n_ctx: int | None = None,
-              on_record: Callable[[RunRecord], None] | None = None) -> list[RunRecord]:
+              on_record: Callable[[RunRecord], None] | None = None,
+              on_failure: Callable[[BenchQuestion, str, Exception], None] | None = None) -> list[RunRecord]:
     """Run every pending (question, strategy) pair, appending each finished record to results.jsonl at once, so
     an interrupted bench resumes where it stopped. Returns all records of the questions and strategies asked."""
     out_dir = Path(out_dir)
@@ -173,11 +174,17 @@ def run_bench(questions: Sequence[BenchQuestion], strategies: Sequence[str], *,
     pending = [(q, s) for q in questions for s in strategies if (q.id, s) not in done]
     lock = threading.Lock()
 
-    def work(pair: tuple[BenchQuestion, str]) -> RunRecord:
+    def work(pair: tuple[BenchQuestion, str]) -> RunRecord | None:
         question, strategy = pair
-        record = run_one(question, strategy, llm_for(question), tools_for(question), store=store,
-                         max_steps=max_steps, max_seconds=max_seconds, trace_dir=out_dir / "runs",
-                         memory_settings=memory_settings, n_ctx=n_ctx)
+        try:
+            record = run_one(question, strategy, llm_for(question), tools_for(question), store=store,
+                             max_steps=max_steps, max_seconds=max_seconds, trace_dir=out_dir / "runs",
+                             memory_settings=memory_settings, n_ctx=n_ctx)
+        except Exception as exc:  # one broken run must not cost the others; it is not recorded, so a resume retries it
+            if on_failure is None:
+                raise
+            on_failure(question, strategy, exc)
+            return None
         with lock:
             with open(out_dir / RESULTS_FILE, "ab+") as results:
                 results.seek(0, 2)
@@ -198,7 +205,7 @@ def run_bench(questions: Sequence[BenchQuestion], strategies: Sequence[str], *,
         with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bench") as pool:
             for _ in pool.map(work, pending):
                 pass
-    return [done[(q.id, s)] for q in questions for s in strategies]
+    return [done[(q.id, s)] for q in questions for s in strategies if (q.id, s) in done]
 
 
 def write_jsonl(path: Path, rows: Iterable[BaseModel]) -> None:
