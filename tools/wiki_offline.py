@@ -49,7 +49,6 @@ CANDIDATES = 50         # per-channel depth fed to fusion
 # answer's intro, so it outweighs BM25 in fusion; measured on the test table (benchmarks/bench_wiki_offline.py).
 DENSE_WEIGHT = 1.5
 MAX_QUERY_CHARS = 500
-TYPO_RATIO = 0.9        # a title this close to a missing one is a misspelling of it ("Thomas Edisson")
 
 
 class CorpusError(ValueError):
@@ -250,7 +249,6 @@ class OfflineWiki:
         self._normal_titles = [normalise(doc.title) for doc in self.docs]
         self._bm25 = self._build_bm25()
         self._collection = None
-        self._words: dict[int, frozenset[str]] = {}
         self._dense_lock = threading.Lock()
 
     # -- WikiBackend --------------------------------------------------------------------------------------------
@@ -260,12 +258,7 @@ class OfflineWiki:
         if not query or limit <= 0:
             return []
         ranked = self._title_hits(query)
-        pool = self._fused(query, CANDIDATES)
-        # Pages whose text holds every word of the query before those that only look or feel alike: "phonograph"
-        # finds Thomas Edison's intro, not Phonology (a similar title) or Phoneme (a similar embedding).
-        words = set(tokens(query))
-        holding = [i for i in pool if words and words <= self._doc_words(i)]
-        for i in holding + pool:
+        for i in self._fused(query, limit + len(ranked)):
             if i not in ranked:
                 ranked.append(i)
         return [self.docs[i].title for i in ranked[:limit]]
@@ -279,11 +272,9 @@ class OfflineWiki:
             return self._page(hits[0])
         if hits:
             raise Disambiguation(title, [self.docs[i].title for i in hits])
-        # Did you mean: a near-identical spelling first (a typo), then pages whose text holds the words, then
-        # titles that merely look alike.
-        typos = [self.docs[i].title for i in self._fuzzy_titles(title, 2, min_ratio=TYPO_RATIO)]
-        alike = [self.docs[i].title for i in self._fuzzy_titles(title, 3)]
-        raise PageMissing(title, list(dict.fromkeys(typos + self.search(title, 5) + alike))[:5])
+        # Did you mean: near-identical spellings first (a typo), then what a search finds.
+        close = [self.docs[i].title for i in self._fuzzy_titles(title, 3)]
+        raise PageMissing(title, list(dict.fromkeys(close + self.search(title, 5)))[:5])
 
     # -- public helpers -----------------------------------------------------------------------------------------
 
@@ -379,15 +370,7 @@ class OfflineWiki:
                 ranked.append(i)
         return ranked
 
-    def _doc_words(self, index: int) -> frozenset[str]:
-        """The normalised words of a page's title, description and intro (cached: only search pools ask)."""
-        found = self._words.get(index)
-        if found is None:
-            doc = self.docs[index]
-            found = self._words[index] = frozenset(tokens(f"{doc.title} {doc.description} {doc.text}"))
-        return found
-
-    def _fuzzy_titles(self, query: str, limit: int, min_ratio: float = 0.8) -> list[int]:
+    def _fuzzy_titles(self, query: str, limit: int) -> list[int]:
         """Titles spelled like the query ("Thomas Edisson" -> "Thomas Edison"), for did-you-mean."""
         key = normalise(query)
         if len(key) < 4 or len(key) > 80:
@@ -397,9 +380,9 @@ class OfflineWiki:
         scored = []
         for i, title in enumerate(self._normal_titles):
             matcher.set_seq1(title)
-            if matcher.real_quick_ratio() >= min_ratio and matcher.quick_ratio() >= min_ratio:
+            if matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8:
                 ratio = matcher.ratio()
-                if ratio >= min_ratio:
+                if ratio >= 0.8:
                     scored.append((ratio, i))
         return [i for _, i in sorted(scored, reverse=True)[:limit]]
 
