@@ -20,7 +20,7 @@ import numpy as np
 
 from core.llm import Message
 from core.schema import Step
-from memory.base import Context, render_steps
+from memory.base import Context
 from memory.records import Summary
 from memory.strategies import TASK_WEIGHT, THOUGHT_WEIGHT, RunMemory
 from memory.summariser import extractive_notes, numbers_in, unsaved_facts
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 RECALL_MIN_SIMILARITY = 0.45
 RECALL_SIMILAR_K = 2
 RECALL_SHARE = 0.2
-RECALL_OBSERVATION_TOKENS = 80
+RECALL_OBSERVATION_TOKENS = 60
 CARRIED_HEADING = "Kept verbatim from the folded steps:"
 # After a compaction the notes take at most NOTES_SHARE of the budget and the steps kept verbatim about KEPT_SHARE,
 # so the log has room to grow for several steps before the next compaction.
@@ -150,18 +150,20 @@ class CompactMemory(RunMemory):
                 if hit.similarity >= threshold and len(chosen) < self.config.top_k and \
                         hit.step.index not in {step.index for step in chosen}:
                     chosen.append(hit.step)
-        room, shown = int(RECALL_SHARE * self.config.token_budget), []
-        for step in chosen:  # most wanted first, while they fit
-            capped = step.model_copy(update={"observation": truncate_to_tokens(step.observation,
-                                                                               RECALL_OBSERVATION_TOKENS, self.counter)})
-            room -= self.counter.count(capped.as_text())
+        room, lines = int(RECALL_SHARE * self.config.token_budget), []
+        for step in chosen:  # most wanted first, while they fit; one line each, what was asked and what came back
+            observation = truncate_to_tokens(" ".join(step.observation.split()), RECALL_OBSERVATION_TOKENS,
+                                             self.counter)
+            line = f"[step {step.index}] {step.action} {step.action_input}: {observation}"
+            room -= self.counter.count(line)
             if room < 0:
                 break
-            shown.append(capped)
-        if not shown:
+            lines.append((step.index, line))
+        if not lines:
             return "", []
-        shown.sort(key=lambda step: step.index)
-        return f"(Recalled from your earlier steps:\n{render_steps(shown)})", [step.index for step in shown]
+        lines.sort()
+        return ("(Recalled from your earlier steps:\n" + "\n".join(line for _, line in lines) + ")",
+                [index for index, _ in lines])
 
     def _task_embedding(self) -> np.ndarray:
         if self._task_vector is None:

@@ -6,9 +6,9 @@ can be resumed and inspected); without one (the loop's default), steps live in t
   (observation masking, the simple baseline of "The Complexity Trap", arXiv 2508.21433)
 - window: the last `recent_window` steps
 - retrieval: steps retrieved by similarity to the current situation + the recent window
-- retrieval+summary (default): the above + a running summary written by the summariser agent
-- compact: an append-only prompt between compactions (memory/compact.py): notes, then every step verbatim;
-  when it passes the token budget, older steps are folded into the notes in one summariser call
+- retrieval+summary: the above + a running summary written by the summariser agent
+- compact (default): an append-only prompt between compactions (memory/compact.py): notes, then every step
+  verbatim; when it passes the token budget, older steps are folded into the notes in one summariser call
 """
 from __future__ import annotations
 
@@ -31,9 +31,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Strategy = Literal["retrieval+summary", "compact", "retrieval", "window", "mask", "full"]
+Strategy = Literal["compact", "retrieval+summary", "retrieval", "window", "mask", "full"]
 STRATEGIES: tuple[str, ...] = get_args(Strategy)  # the default first
-DEFAULT_STRATEGY: Strategy = "retrieval+summary"
+# compact became the default on `ponder bench` (see the README's Benchmarks): on real questions it answered as
+# well as full history and masking at full history's cost, and on 50-150-step runs it kept every early fact
+# while full history overflowed the window and masking lost them.
+DEFAULT_STRATEGY: Strategy = "compact"
 _SEARCHING = ("retrieval", "retrieval+summary")  # strategies that search the store at every step
 _STORED = (*_SEARCHING, "compact")                # strategies that cannot work without a store
 _SUMMARISING = ("retrieval+summary", "compact")

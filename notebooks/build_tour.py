@@ -151,6 +151,8 @@ other strategies, all storing each step (with its MiniLM embedding) in Chroma:
 | `window` | the last `recent_window` steps |
 | `retrieval` | earlier steps similar to the current situation + the window |
 | `retrieval+summary` | the above + running notes written by a summariser LLM |
+| `mask` | every thought and action; observations older than the window replaced by a placeholder |
+| `compact` (the CLI's default) | notes, then every step since the last compaction verbatim: a prompt that only grows at its end |
 
 A longer scripted run: the tower's completion year (step 0) and Curie's first Nobel Prize (step 4) are needed
 again at step 10. We use an in-memory Chroma client and a fresh run id per run, so nothing is written to disk.

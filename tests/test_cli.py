@@ -97,7 +97,7 @@ def test_ask_prints_the_answer_alone_on_stdout_and_the_steps_on_stderr(runs):
     assert proc.stdout == ANSWER + "\n"
     assert "Traceback" not in proc.stderr
     err = proc.stderr
-    assert "memory: retrieval+summary" in err  # the default strategy
+    assert "memory: compact" in err  # the default strategy
     run_id = run_id_of(err)
     assert f"trace: {runs.homes['default'] / 'runs' / run_id / 'trace.jsonl'}" in err  # whole, never wrapped
     for text in ("step 0", "Action: wikipedia_summary", "American inventor", "step 1", "Observation: 225",
@@ -232,7 +232,7 @@ def test_memory_lists_the_run(runs):
     assert run_id in table.stdout and "final_answer" in table.stdout
     listed = ponder(["memory", "--json"], env)
     assert [(r["run_id"], r["steps"], r["strategy"]) for r in json.loads(listed.stdout)] == [
-        (run_id, 3, "retrieval+summary")]
+        (run_id, 3, "compact")]
 
 
 def test_memory_of_a_run_shows_its_steps_and_what_was_retrieved(runs):
