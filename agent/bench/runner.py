@@ -11,11 +11,11 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
-from agent.bench.metrics import pages_looked_up, score
+from agent.bench.metrics import evidence_recall, pages_looked_up, score
 from agent.bench.suites import BenchQuestion
 from agent.config import AgentConfig
 from agent.events import FinalEvent, LLMOutput, PromptSent
@@ -126,19 +126,13 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
         tool_seconds=sum(s.timings.tool_seconds for s in result.steps),
         memory_seconds=sum(s.timings.memory_seconds for s in result.steps),
         step_prompt_tokens=step_prompt, step_evaluated_tokens=step_evaluated,
-        evidence_recall=_recall(question.evidence, seen),
+        evidence_recall=evidence_recall(question.evidence, seen),
         evidence_in_final_prompt=_in_prompt(question.evidence, result, last_prompt),
         run_id=run_id, error=result.error)
 
 
-def _recall(evidence: list[str], seen: list[str]) -> float | None:
-    from agent.bench.metrics import evidence_recall
-    return evidence_recall(evidence, seen)
-
-
 def _in_prompt(evidence: list[str], result: RunResult, prompt: str) -> float | None:
     """Of the gold pages the run looked up, the share whose observation the last prompt still showed."""
-    from agent.bench.metrics import evidence_recall
     if not evidence:
         return None
     shown = [title for step in result.steps for title in pages_looked_up([step])
@@ -206,12 +200,6 @@ def run_bench(questions: Sequence[BenchQuestion], strategies: Sequence[str], *,
             for _ in pool.map(work, pending):
                 pass
     return [done[(q.id, s)] for q in questions for s in strategies if (q.id, s) in done]
-
-
-def write_jsonl(path: Path, rows: Iterable[BaseModel]) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        for row in rows:
-            out.write(row.model_dump_json() + "\n")
 
 
 def machine() -> dict:
