@@ -13,45 +13,16 @@ import re
 
 from agent.grounding import numbers_are_grounded
 from agent.outcomes import FinalCandidate
+from core.support import key_words, names, unsupported_names
 
-_NAME = re.compile(r"\b[A-Z][\w'’-]+(?:[ \t]+(?:of|de|da|van|von|the|la|le|du|del|[A-Z][\w'’-]+))*")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
-_STOP = frozenset("""what which when where who whom whose why how many much long does did were was have has with
-from that this these those their there than then into about after before between during among also each
-other some such only same more most less least very give tell find name list is are the and for""".split())
+__all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "question_parts", "CHECKS"]
+
 _PARTS = re.compile(r",?\s+and\s+(?=(?:what|which|when|where|who|how|why|is|are|does|did)\b)|[?;]\s+(?=\S)",
                     re.IGNORECASE)
 
 
-def key_words(text: str) -> set[str]:
-    """The content words of a question, lower-cased, with a crude plural fold."""
-    return {word.lower().rstrip("s") for word in _WORD.findall(text) if word.lower() not in _STOP}
-
-
-def names(text: str) -> list[str]:
-    """Capitalised name phrases, less sentence-initial words that merely start a sentence."""
-    found = []
-    for match in _NAME.finditer(text):
-        phrase = match.group(0).rstrip(".")
-        start = match.start()
-        sentence_start = start == 0 or text[:start].rstrip().endswith((".", "!", "?", ":"))
-        if sentence_start and " " not in phrase:
-            continue  # "The", "It", "Yes" at a sentence's start
-        if phrase.lower() not in _STOP:
-            found.append(phrase)
-    return list(dict.fromkeys(found))
-
-
 def names_are_grounded(candidate: FinalCandidate) -> str | None:
-    question_words = key_words(candidate.task)
-    relevant = [step.observation for step in candidate.steps if not step.is_final and step.observation
-                and (not question_words or question_words & key_words(step.observation))]
-    unsupported = []
-    for name in names(candidate.answer):
-        if name.lower() in candidate.task.lower():
-            continue  # named by the question itself
-        if not any(name.lower() in observation.lower() for observation in relevant):
-            unsupported.append(name)
+    unsupported = unsupported_names(candidate.answer, candidate.task, candidate.steps)
     if not unsupported:
         return None
     return (f"Check before finishing: your answer names {', '.join(unsupported)}, but no Observation about this "

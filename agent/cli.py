@@ -127,6 +127,13 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _retries(text: str) -> int:
+    value = _positive_int(text)
+    if value > 5:
+        raise argparse.ArgumentTypeError(f"at most 5 retries, got {value}")
+    return value
+
+
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model name (PONDER_MODEL); for the local backend a GGUF path also works")
     p.add_argument("--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL)")
@@ -142,9 +149,17 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--check", default="numbers", metavar="NAMES",
                    help="final-answer checks that may send an answer back: numbers (default), names (every name "
                    "it gives must appear in an observation about the question), parts (every part answered)")
+    p.add_argument("--plan", action="store_true", help="write a numbered plan first; every prompt shows it with "
+                   "the items done so far checked off, and it is rewritten when a lookup for an item finds nothing")
+    p.add_argument("--reflect", nargs="?", type=_retries, const=1, default=0, metavar="N",
+                   help="after a failed attempt (a limit stopped it, or the checks still reject its answer) write a "
+                   "lesson and try again with it, at most N more times (default 1)")
     p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
                    help="keep and recall facts across runs in a named memory space (default: 'default')")
     p.add_argument("--wiki", choices=("offline", "live", "auto"), help="Wikipedia backend (PONDER_WIKI)")
+    p.add_argument("--tool", action="append", default=[], metavar="NAME",
+                   help="add an optional tool: wikipedia_fact (entity | what: summary, then the sentences holding "
+                   "the keyword, in one call; its inner calls are in the trace)")
     p.add_argument("--trace-dir", type=Path, help="where runs write trace.jsonl (default: $PONDER_HOME/runs)")
     p.add_argument("--json", action="store_true", help="print the whole result as JSON on stdout")
     p.add_argument("-q", "--quiet", action="store_true", help="don't stream steps to stderr")
@@ -171,6 +186,7 @@ def cmd_resume(args, err: Console) -> int:
     err.print(f"[dim]resuming {args.run_id} after {run.steps} stored steps[/dim]")
     args.memory = run.strategy or args.memory
     args.remember = args.remember or run.space or None
+    args.plan = args.plan or bool(store.run_notes(args.run_id).get("plan"))  # a planned run keeps planning
     return _run(args, err, run.task, args.run_id, store=store)
 
 
@@ -193,6 +209,7 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from agent.llm.select import select_llm
     from agent.loop import Agent
     from agent.prompts import memory_budget
+    from agent.reflection import solve
     from core.clock import SYSTEM_CLOCK
     from core.llm import LLMError
     from core.paths import ponder_home
@@ -205,7 +222,8 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds, final_answer_checks=checks,
-                         trace_dir=args.trace_dir or ponder_home() / "runs")
+                         trace_dir=args.trace_dir or ponder_home() / "runs", plan=args.plan,
+                         reflect_retries=args.reflect)
     try:
         llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend, n_ctx=args.ctx,
                          prompt_cache=True)
@@ -220,19 +238,27 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     aux_name = f" · side work: {aux.name}" if aux is not llm else ""
     err.print(f"[dim]model: {llm.name}{aux_name} · memory: {args.memory} · run: {run_id}[/dim]")
     try:
-        tools = default_tools(make_backend(args.wiki))
+        tools = default_tools(make_backend(args.wiki), extra=args.tool)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), args.ctx)
+
+    def attempt(number: int, lessons: list[str]) -> Agent:
+        """The agent of one attempt: a --reflect retry is a run of its own (run id -retryN) with the lessons."""
+        attempt_id = run_id if number == 0 else f"{run_id}-retry{number}"
+        if number:
+            err.print(f"[yellow]retrying as {attempt_id} with {len(lessons)} lesson(s)[/yellow]")
+        try:
+            memory = make_memory(args.memory, attempt_id, task=task, store=store, summariser_llm=aux,
+                                 space=args.remember, token_counter=getattr(llm, "count_tokens", None),
+                                 **({"token_budget": budget} if budget else {}))
+        except ValueError as exc:  # a bad --remember space name
+            raise UsageError(str(exc)) from None
+        return Agent(llm, tools, memory=memory, config=config, run_id=attempt_id, aux_llm=aux, lessons=lessons)
+
+    view = None if args.quiet else LiveView(err)
     try:
-        budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), args.ctx)
-        memory = make_memory(args.memory, run_id, task=task, store=store, summariser_llm=aux, space=args.remember,
-                             token_counter=getattr(llm, "count_tokens", None),
-                             **({"token_budget": budget} if budget else {}))
-    except ValueError as exc:  # a bad --remember space name
-        raise UsageError(str(exc)) from None
-    agent = Agent(llm, tools, memory=memory, config=config, run_id=run_id)
-    try:
-        result = agent.run(task, on_event=None if args.quiet else LiveView(err))
+        result = solve(task, attempt, llm=aux, retries=config.reflect_retries, on_event=view)
     except KeyboardInterrupt:  # the agent stored every finished step and marked the run interrupted
         err.print(f"[yellow]continue with: ponder resume {run_id}[/yellow]")
         raise

@@ -24,5 +24,12 @@ class AgentConfig(BaseModel):
     # max_final_rejections times a run: the model may know better, and then it repeats its answer.
     final_answer_checks: list[FinalCheck] = Field(default_factory=lambda: [numbers_are_grounded])
     max_final_rejections: int = Field(2, ge=0)
+    # --plan: a numbered plan before the first step, shown in every prompt with its progress; rewritten after a
+    # lookup for an open item finds nothing, at most once every plan_revise_every steps.
+    plan: bool = False
+    plan_revise_every: int = Field(3, ge=1)
+    # --reflect: after a failed run (stopped by a limit, or a Final answer the checks still reject) a lesson is
+    # written and the question is tried again with it, at most reflect_retries times (agent.reflection).
+    reflect_retries: int = Field(0, ge=0, le=5)
     force_final_answer: bool = True  # at max_steps or repeated_action, one last call asks for the best answer
     trace_dir: Path | None = None    # None: no trace file

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from agent.events import ActionEvent, Event, FinalEvent, ObservationEvent, StepStarted
+from agent.events import ActionEvent, Event, FinalEvent, LessonWritten, ObservationEvent, PlanMade, StepStarted
 from core.schema import ParseStatus, RunResult, Step
 
 
@@ -29,9 +29,17 @@ class LiveView:
             if len(text) > self.max_observation_chars:
                 text = text[: self.max_observation_chars] + " ..."
             c.print(f"[green]Observation:[/green] {escape(text)} [dim]({event.seconds:.2f} s)[/dim]")
+        elif isinstance(event, PlanMade):
+            title = "plan" if event.revision == 0 else f"plan, revision {event.revision}"
+            c.print(f"[blue]{title}:[/blue]\n{escape(event.plan)}" if event.plan
+                    else f"[yellow]no readable plan in the model's reply; going on without one[/yellow]")
+        elif isinstance(event, LessonWritten):
+            c.print(f"[yellow]attempt {event.attempt} failed: {escape(event.failure)}[/yellow]\n"
+                    f"[blue]lesson:[/blue] {escape(event.lesson)}")
         elif isinstance(event, FinalEvent):
             r = event.result
             note = " (answer forced from the work so far)" if r.forced_answer else ""
+            note += f" · attempt {r.attempts}" if r.attempts > 1 else ""
             cached = r.usage.cached_prompt_tokens
             reused = f" ({r.usage.evaluated_prompt_tokens} evaluated, {cached} reused from cache)" if cached else ""
             c.print(f"[dim]stop: {r.stop_reason.value}{note} · {len(r.steps)} steps · "
@@ -65,9 +73,14 @@ def print_trace(events, console: Console) -> None:
             steps.append(step)
             view(ActionEvent(index=step.index, thought=step.thought, action=step.action,
                              action_input=step.action_input, parse_status=step.parse_status))
+            for call in step.tool_calls:
+                console.print(f"[dim]  inner call: {escape(call.get('name', ''))}({escape(repr(call.get('input', '')))})"
+                              f" {call.get('seconds', 0):.2f} s[/dim]")
             if step.observation:
                 view(ObservationEvent(index=step.index, observation=step.observation,
                                       seconds=step.timings.tool_seconds))
+        elif kind == "plan":
+            view(PlanMade(**raw))
         elif kind == "action":  # traces written before steps were stored once
             view(ActionEvent(**raw))
         elif kind == "observation":

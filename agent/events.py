@@ -48,9 +48,29 @@ class StepRecorded(BaseModel):
     step: Step
 
 
+class PlanMade(BaseModel):
+    """A plan written before the first step (revision 0) or rewritten after a dead end."""
+    type: Literal["plan"] = "plan"
+    index: int  # the step it comes before
+    plan: str   # "" when the model's reply held no readable plan
+    revision: int
+    raw: str
+    usage: Usage
+
+
+class LessonWritten(BaseModel):
+    """A failed attempt's lesson; the next attempt starts with it in its prompt."""
+    type: Literal["lesson"] = "lesson"
+    attempt: int
+    failure: str
+    lesson: str
+    usage: Usage
+
+
 class FinalEvent(BaseModel):
     type: Literal["final"] = "final"
     result: RunResult
 
 
-Event = Union[StepStarted, PromptSent, LLMOutput, ActionEvent, ObservationEvent, StepRecorded, FinalEvent]
+Event = Union[StepStarted, PromptSent, LLMOutput, ActionEvent, ObservationEvent, StepRecorded, PlanMade, LessonWritten,
+              FinalEvent]

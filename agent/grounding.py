@@ -7,42 +7,7 @@ them up, or answer again.
 """
 from __future__ import annotations
 
-import re
-from typing import Iterable
-
-# 1,093 / 1093 / 3.14 / -5; single digits are left out: "2 parts", "the 3 of them" are rarely claims.
-_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
-
-
-def _numbers(text: str) -> list[str]:
-    found = []
-    for raw in _NUMBER.findall(text):
-        value = raw.replace(",", "").lstrip("-").rstrip(".")
-        whole, _, fraction = value.partition(".")
-        whole, fraction = whole.lstrip("0") or "0", fraction.rstrip("0")
-        value = f"{whole}.{fraction}" if fraction else whole
-        if "." in value or len(value) > 1:
-            found.append(value)
-    return found
-
-
-def _backed(number: str, known: set[str], known_decimals: list[float]) -> bool:
-    if number in known:
-        return True
-    if "." in number:  # a rounded form of an observed number: 0.33 from 0.3333
-        places = len(number.split(".")[1])
-        return any(round(value, places) == float(number) for value in known_decimals)
-    return False
-
-
-def ungrounded_numbers(answer: str, sources: Iterable[str]) -> list[str]:
-    """The numbers of `answer` found in none of `sources`, in order, without repeats."""
-    known: set[str] = set()
-    for source in sources:
-        known.update(_numbers(source))
-    decimals = [float(n) for n in known if "." in n]
-    missing = [n for n in _numbers(answer) if not _backed(n, known, decimals)]
-    return list(dict.fromkeys(missing))
+from core.support import ungrounded_numbers
 
 
 def numbers_are_grounded(candidate) -> str | None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import datetime as dt
 import time
 import uuid
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
-from agent import prompts
+from agent import planning, prompts
 from agent.config import AgentConfig
 from agent.events import (
     ActionEvent,
@@ -14,6 +14,7 @@ from agent.events import (
     FinalEvent,
     LLMOutput,
     ObservationEvent,
+    PlanMade,
     PromptSent,
     StepRecorded,
     StepStarted,
@@ -33,7 +34,7 @@ from agent.trace import TraceWriter
 from core.clock import SYSTEM_CLOCK, Clock
 from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
 from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, Usage, repeat_key
-from memory.base import Memory
+from memory.base import Context, Memory
 from memory.strategies import FullHistory
 from tools.base import ToolRegistry
 
@@ -55,8 +56,11 @@ class Agent:
     same one."""
 
     def __init__(self, llm: LLM, tools: ToolRegistry, memory: Memory | None = None,
-                 config: AgentConfig | None = None, run_id: str | None = None, clock: Clock = SYSTEM_CLOCK):
+                 config: AgentConfig | None = None, run_id: str | None = None, clock: Clock = SYSTEM_CLOCK,
+                 aux_llm: LLM | None = None, lessons: Sequence[str] = ()):
+        """aux_llm: the model for side work (the plan); lessons: what failed attempts at this task taught."""
         self.llm, self.tools, self.memory = llm, tools, memory
+        self.aux_llm, self.lessons = aux_llm or llm, list(lessons)
         self.config = config or AgentConfig()
         self.run_id = run_id or getattr(memory, "run_id", None) or new_run_id()
         self.clock = clock
@@ -74,15 +78,22 @@ class Agent:
         trace = TraceWriter.open(self.config.trace_dir, self.run_id)
         state = _RunState(task=task, steps=memory.steps(), started=time.monotonic())
         today = self.clock.today().isoformat()
-        answer, forced = None, False
+        answer, forced, planner = None, False, None
         try:
+            if self.config.plan:
+                planner = self._planner(task, today, state, memory.noted("plan"))
+                if planner.plan is None:  # a resumed run keeps the plan it had
+                    yield _log(trace, self._plan_event(planner, planner.make(), state, memory))
             while True:
                 self._check_limits(state)
                 index = len(state.steps)
                 yield _log(trace, StepStarted(index=index))
                 started, memory_seconds = time.time(), time.perf_counter()
                 shown = memory.context()
-                messages = prompts.build_messages(task, shown, self.tools.describe(), today)
+                messages = prompts.build_messages(
+                    task, shown, self.tools.describe(), today, lessons=self.lessons,
+                    plan=planner.plan.render() if planner and planner.plan else "",
+                    progress=planning.progress_line(planner.plan, state.steps) if planner and planner.plan else "")
                 shown.sent = messages  # memory may continue this very conversation (a cache-friendly compaction)
                 memory_seconds = time.perf_counter() - memory_seconds
                 yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages]))
@@ -101,10 +112,14 @@ class Agent:
                 step = Step(index=index, thought=parsed.thought, action=parsed.action,
                             action_input=parsed.action_input, observation=outcome.observation, raw=completion.text,
                             parse_status=parsed.status, usage=completion.usage, started_at=started,
-                            outcome=outcome.kind, timings=timings)
+                            outcome=outcome.kind, timings=timings, verdicts=getattr(outcome, "verdicts", {}),
+                            tool_calls=getattr(outcome, "calls", []))
                 self._record(memory, step, shown)
                 state.apply(step, outcome)
                 yield _log(trace, StepRecorded(step=step))
+                revised = planner.revise(state.steps) if planner else None
+                if revised:
+                    yield _log(trace, self._plan_event(planner, revised, state, memory))
                 if isinstance(outcome, FinalAccepted):
                     answer = parsed.action_input
                     raise StopRun(StopReason.final_answer)
@@ -115,9 +130,9 @@ class Agent:
             if reason in _FORCE_AFTER and self.config.force_final_answer:
                 answer, forced = self._forced_answer(memory, state, today)
         except KeyboardInterrupt:  # every finished step is stored: record the stop, and the run can resume
-            self._finish(memory, trace, state, None, StopReason.interrupted, False)
+            self._finish(memory, trace, state, None, StopReason.interrupted, False, planner)
             raise
-        yield self._finish(memory, trace, state, answer, reason, forced)
+        yield self._finish(memory, trace, state, answer, reason, forced, planner)
 
     # ---- helpers -------------------------------------------------------------------------------------------
 
@@ -133,8 +148,9 @@ class Agent:
         return self.memory
 
     def _finish(self, memory: Memory, trace: TraceWriter, state: "_RunState", answer: str | None,
-                reason: StopReason, forced: bool) -> FinalEvent:
-        result = RunResult(run_id=self.run_id, task=state.task, answer=answer, stop_reason=reason,
+                reason: StopReason, forced: bool, planner: planning.Planner | None = None) -> FinalEvent:
+        plan = planner.plan.render(planning.progress(planner.plan, state.steps)) if planner and planner.plan else None
+        result = RunResult(run_id=self.run_id, task=state.task, answer=answer, stop_reason=reason, plan=plan,
                            forced_answer=forced, steps=state.steps, usage=state.usage,
                            wall_seconds=time.monotonic() - state.started,
                            model=getattr(self.llm, "name", type(self.llm).__name__),
@@ -144,6 +160,28 @@ class Agent:
         trace.write(event)
         trace.close()
         return event
+
+    def _planner(self, task: str, today: str, state: "_RunState", stored: str | None) -> planning.Planner:
+        def complete(messages: list[Message], grammar: str) -> Completion:
+            try:
+                completion = self.aux_llm.complete(messages, grammar=grammar)
+            except LLMError as exc:
+                state.error = str(exc)
+                raise StopRun(StopReason.llm_error, str(exc)) from None
+            state.usage = state.usage + completion.usage
+            return completion
+        system = prompts.build_messages(task, Context(), self.tools.describe(), today)[0].content
+        planner = planning.Planner(complete, task, system, self.tools.names, self.config.plan_revise_every)
+        planner.plan = planning.Plan.parse(stored or "", self.tools.names, made_after=len(state.steps))
+        return planner
+
+    def _plan_event(self, planner: planning.Planner, completion: Completion, state: "_RunState",
+                    memory: Memory) -> PlanMade:
+        plan = planner.plan
+        if plan:
+            memory.note("plan", plan.render())
+        return PlanMade(index=len(state.steps), plan=plan.render() if plan else "", revision=plan.revision if plan
+                        else 0, raw=completion.text, usage=completion.usage)
 
     def _check_limits(self, state: "_RunState") -> None:
         cfg = self.config
@@ -178,21 +216,31 @@ class Agent:
                 f"Warning: you already ran {parsed.action} with this input at step {earlier[0]}; its result is in "
                 "your work so far. Repeating it will not help: change strategy (another tool, another query), go "
                 "on to another part of the question, or give the Final answer.", tool=parsed.action)
-        observation, seconds = call_with_timeout(lambda: self.tools.execute(parsed.action, parsed.action_input),
+        calls: list = []  # a composite tool's inner calls, kept even if it times out
+        observation, seconds = call_with_timeout(lambda: self._run_tool(parsed, calls),
                                                  self.config.tool_timeout_seconds, parsed.action)
-        return ToolObserved(clean_observation(observation, self.config.observation_max_chars), seconds)
+        return ToolObserved(clean_observation(observation, self.config.observation_max_chars), seconds,
+                            calls=[call.model_dump() for call in calls])
+
+    def _run_tool(self, parsed: Parsed, calls: list) -> tuple[str, float]:
+        run = self.tools.run(parsed.action, parsed.action_input)
+        calls.extend(run.calls)
+        return run.observation, run.seconds
 
     def _judge_final(self, answer: str, state: "_RunState", today: str) -> FinalAccepted | FinalSentBack:
-        """Each check may send the answer back, a bounded number of times a run."""
-        if state.final_rejections >= self.config.max_final_rejections:
-            return FinalAccepted()
+        """Each check may send the answer back, a bounded number of times a run; after that the answer is
+        accepted with the checks' objections kept in its verdicts (a --reflect retry reads them)."""
         candidate = FinalCandidate(answer=answer, task=state.task, today=today, steps=state.steps,
                                    rejections=state.final_rejections)
+        may_send_back = state.final_rejections < self.config.max_final_rejections
+        verdicts: dict[str, str] = {}
         for check in self.config.final_answer_checks:
+            name = getattr(check, "__name__", type(check).__name__)
             message = check(candidate)
-            if message:
-                return FinalSentBack(message, check=getattr(check, "__name__", type(check).__name__))
-        return FinalAccepted()
+            verdicts[name] = message or "ok"
+            if message and may_send_back:
+                return FinalSentBack(message, check=name, verdicts=verdicts)
+        return FinalAccepted(verdicts=verdicts)
 
     def _record(self, memory: Memory, step: Step, shown) -> None:
         start = time.perf_counter()

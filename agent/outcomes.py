@@ -15,12 +15,14 @@ from core.schema import Step
 class ToolObserved:
     observation: str
     seconds: float
+    calls: list = field(default_factory=list)  # a composite tool's inner calls (tools.base.ToolCall dicts)
     kind: str = "tool"
 
 
 @dataclass(frozen=True)
 class FinalAccepted:
     observation: str = ""
+    verdicts: dict = field(default_factory=dict)  # check name -> "ok" (or its message, once overruled)
     kind: str = "final"
 
 
@@ -29,6 +31,7 @@ class FinalSentBack:
     """A final answer a check rejected; the check's message goes back to the model as the observation."""
     observation: str
     check: str
+    verdicts: dict = field(default_factory=dict)
     kind: str = "final_sent_back"
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Sequence
 
 from core.clock import fixed_clock
 from core.llm import Message, count_tokens_fallback
@@ -60,18 +61,34 @@ BACKGROUND = """
 What you already know from memory (older steps of this question, and notes from earlier runs):
 {background}"""
 
+PLAN = """
+
+Your plan (the progress line after each Observation says which items are done):
+{plan}"""
+
+LESSONS = """
+
+Lessons from earlier attempts at this question (do not repeat their mistakes):
+{lessons}"""
+
 CONTEXT_HEADER = "\nYour work so far:\n{context}\n"
 
 FORCED_FINAL = """You have run out of steps. From the work so far, give your best final answer to the \
 question now, in one or two sentences. If something could not be found, say so. Answer with the text only."""
 
 
-def build_messages(task: str, context: Context, tools: str, today: str) -> list[Message]:
-    """System prompt, the question (with what memory recalls), then the recent steps as the conversation:
-    each step the model's own turn, each observation the reply to it."""
+def build_messages(task: str, context: Context, tools: str, today: str, *, plan: str = "", progress: str = "",
+                   lessons: Sequence[str] = ()) -> list[Message]:
+    """System prompt, the question (with what memory recalls, the lessons of failed attempts and the plan), then
+    the recent steps as the conversation: each step the model's own turn, each observation the reply to it.
+    What changes every step (recall, the plan's progress) comes after the latest observation."""
     question = QUESTION.format(task=task)
     if context.background.strip():
         question += BACKGROUND.format(background=context.background)
+    if lessons:
+        question += LESSONS.format(lessons="\n".join(f"- {lesson}" for lesson in lessons))
+    if plan:
+        question += PLAN.format(plan=plan)
     system = SYSTEM.format(tools=tools, today=today, years_since_1969=int(today[:4]) - 1969,  # today: YYYY-MM-DD
                            date_diff_1969=_date_diff_example(today))
     messages = [Message(role="system", content=system),
@@ -79,8 +96,10 @@ def build_messages(task: str, context: Context, tools: str, today: str) -> list[
     for step in context.recent:
         messages.append(Message(role="assistant", content=step.as_call()))
         messages.append(Message(role="user", content=f"Observation: {step.observation}"))
-    if context.recall:  # after the latest observation: everything before it stays as the last prompt had it
-        messages[-1] = Message(role="user", content=f"{messages[-1].content}\n\n{context.recall}")
+    # After the latest observation: everything before it stays as the last prompt had it.
+    tail = "\n\n".join(part for part in (context.recall, progress if context.recent else "") if part)
+    if tail:
+        messages[-1] = Message(role="user", content=f"{messages[-1].content}\n\n{tail}")
     return messages
 
 

@@ -36,11 +36,11 @@ class LLM(Protocol):
     name: str  # shown to the user: which model answers
 
     def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
-                 tool_names: Sequence[str] = ()) -> Completion:
+                 tool_names: Sequence[str] = (), grammar: str | None = None) -> Completion:
         """Return the model's continuation.
 
-        tool_names lets constrained backends (the local GBNF grammar) allow exactly these actions;
-        other backends ignore it.
+        tool_names lets constrained backends (the local GBNF grammar) allow exactly these actions; grammar,
+        a whole GBNF text, constrains a reply that is not a step (a plan). Other backends ignore both.
         """
         ...
 

@@ -71,6 +71,8 @@ class Step(BaseModel):
     timings: Timings = Field(default_factory=Timings)
     started_at: float = 0.0
     outcome: str = ""  # what the loop made of the step (see agent.outcomes), e.g. "tool", "final_sent_back"
+    verdicts: dict[str, str] = Field(default_factory=dict)
+    tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation  # a Final answer's checks: name -> "ok" or the message
 
     @property
     def is_final(self) -> bool:
@@ -104,3 +106,6 @@ class RunResult(BaseModel):
     model: str = ""
     trace_path: str | None = None
     error: str | None = None  # what went wrong, for llm_error stops
+    plan: str | None = None   # the plan the run ended with (--plan), items checked off
+    attempts: int = 1         # runs made for this answer (--reflect retries after a failed one)
+    lessons: list[str] = Field(default_factory=list)  # what the failed attempts taught, in order

@@ -60,6 +60,15 @@ class Memory(Protocol):
         """Record how the run ended."""
         ...
 
+    def note(self, kind: str, text: str) -> None:
+        """Keep a run-level note ("plan", "lesson"), stored with the run; with a memory space a lesson is also
+        kept for later runs."""
+        ...
+
+    def noted(self, kind: str) -> str | None:
+        """The run's latest note of this kind (a resumed run keeps its plan)."""
+        ...
+
 
 def render_steps(steps: list[Step]) -> str:
     """Steps in the model's own format, each marked with its step number."""

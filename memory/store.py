@@ -80,6 +80,12 @@ class Store:
         metadata.pop("hnsw:space", None)  # legacy key Chroma refuses to modify
         collection.modify(metadata=metadata)
 
+    def run_notes(self, run_id: str) -> dict[str, str]:
+        """The run-level notes update_run stored as note_<kind> (the plan, lessons)."""
+        collection = self._existing(RUN_PREFIX + check_name("run id", run_id))
+        meta = (collection.metadata or {}) if collection is not None else {}
+        return {key[5:]: value for key, value in meta.items() if key.startswith("note_") and isinstance(value, str)}
+
     def run_info(self, run_id: str) -> RunInfo | None:
         collection = self._existing(RUN_PREFIX + check_name("run id", run_id))
         return None if collection is None else self._info(run_id, collection)

@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from core.schema import RunResult, Step, StopReason
+from core.support import support
 from memory.base import Context
 from memory.context import Assembler
 from memory.records import Summary, check_name
@@ -96,6 +97,7 @@ class RunMemory:
         if self._steps and self.searches:
             self._latest = (store.embedder.embed([self._steps[-1].as_text()])[0], self._embed_thought(self._steps[-1]))
         self._summarise_from = 0  # len(self._steps) at which the summariser may be called again
+        self._notes: dict[str, str] = store.run_notes(run_id) if store is not None else {}
 
     @property
     def searches(self) -> bool:
@@ -143,8 +145,21 @@ class RunMemory:
                          if item.similarity >= cfg.min_similarity]
         return self.assembler.assemble(summary=self.summary, recent=recent, retrieved=retrieved, notes=notes)
 
+    def note(self, kind: str, text: str) -> None:
+        self._notes[kind] = text
+        if self.store is None:
+            return
+        self.store.update_run(self.run_id, **{f"note_{check_name('note kind', kind)}": text})
+        if self.space and kind == "lesson":
+            self.store.remember(self.space, self.run_id, self.task,
+                                [("lesson", f"Task: {self.task}\nLesson from a failed attempt: {text}")])
+
+    def noted(self, kind: str) -> str | None:
+        return self._notes.get(kind)
+
     def finish(self, result: RunResult) -> None:
-        """Record the run's outcome; with a memory space, keep its answer and notes for later runs."""
+        """Record the run's outcome; with a memory space, keep its answer (with the observations that support it,
+        or marked unverified) and notes for later runs."""
         if self.store is None:
             return
         self.store.update_run(self.run_id, status=result.stop_reason.value, answer=(result.answer or "")[:2000],
@@ -155,7 +170,7 @@ class RunMemory:
             self._summarise(self._unsummarised(include_recent=True))
         items = []
         if result.answer:
-            items.append(("answer", f"Task: {self.task}\nAnswer: {result.answer}"))
+            items.append(("answer", answer_note(self.task, result)))
         if self.summary is not None:
             items.append(("summary", f"Task: {self.task}\nNotes:\n{self.summary.text}"))
         self.store.remember(self.space, self.run_id, self.task, items)
@@ -205,6 +220,19 @@ class RunMemory:
         self.summary = Summary(text=text, first=self.summary.first if self.summary else batch[0].index,
                                upto=batch[-1].index, created=time.time())
         self.store.save_summary(self.run_id, self.summary)
+
+
+def answer_note(task: str, result: RunResult) -> str:
+    """An answer as later runs see it: with the steps whose observations state its names and numbers, or marked
+    unverified, so that a wrong answer from an earlier run is checked rather than trusted."""
+    found = support(result.answer or "", task, result.steps)
+    if not found.verified:
+        missing = f" ({', '.join(found.unsupported)} appear in no observation)" if found.unsupported else ""
+        return (f"Task: {task}\nAnswer (UNVERIFIED: no observation of that run supported it{missing}; check it "
+                f"before using it): {result.answer}")
+    sources = "; ".join(f"step {step.index} {step.action}({step.action_input[:60]!r}): "
+                        f"{' '.join(step.observation.split())[:100]}" for step in found.sources[:3])
+    return f"Task: {task}\nAnswer: {result.answer}\nSources: {sources}"
 
 
 def FullHistory(task: str = "") -> RunMemory:

@@ -223,3 +223,40 @@ def test_the_system_prompts_kv_state_is_kept_between_processes(model_path, tmp_p
     second.close()
     assert warm.cached_prompt_tokens >= local_token_counter(model_path)(SYSTEM)  # the whole system prompt
     assert warm.evaluated_prompt_tokens < cold.evaluated_prompt_tokens / 2
+
+
+def test_the_embedded_model_writes_a_plan_inside_the_plan_grammar(llm):
+    """What holds on every greedy path: the grammar keeps the plan readable, lookups first, at most one item of
+    work over them, and only registered tools."""
+    from agent.planning import Planner
+    from agent.prompts import build_messages
+    from memory.base import Context
+    from tools.defaults import default_tools
+
+    tools = default_tools(offline_backend_stub())
+    task = "What is the combined length, in kilometres, of the Elbe, the Vistula and the Loire?"
+    system = build_messages(task, Context(), tools.describe(), "2026-12-03")[0].content
+    planner = Planner(lambda messages, grammar: llm.complete(messages, grammar=grammar), task, system, tools.names)
+    completion = planner.make()
+    assert planner.plan is not None, completion.text
+    kinds = ["look" if item.tool.startswith("wikipedia") else "work" for item in planner.plan.items]
+    assert set(item.tool for item in planner.plan.items) <= set(tools.names)
+    assert "work" not in kinds[:-1], completion.text
+    for line in completion.text.strip().splitlines()[:len(planner.plan.items)]:
+        assert re.fullmatch(r"[1-9]\. [^\n>]+ -> \w+", line), line
+
+
+def offline_backend_stub():
+    """A WikiBackend that is never called: the plan only needs the tools' names and descriptions."""
+    from tools.wiki_base import PageMissing
+
+    class Unused:
+        name = "offline"
+
+        def search(self, query, limit=5):
+            return []
+
+        def page(self, title):
+            raise PageMissing(title, [])
+
+    return Unused()

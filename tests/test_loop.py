@@ -129,7 +129,7 @@ class SlowLLM:
     def __init__(self, seconds: float, tokens: int = 10):
         self.seconds, self.tokens, self.i = seconds, tokens, 0
 
-    def complete(self, messages, stop=(), tool_names=()):
+    def complete(self, messages, stop=(), tool_names=(), grammar=None):
         time.sleep(self.seconds)
         self.i += 1
         return Completion(text=step("go", "calculator", f"{self.i}*2"),

@@ -136,7 +136,7 @@ def test_a_summariser_that_fails_still_leaves_notes():
     class Down:
         name = "down"
 
-        def complete(self, messages, stop=(), tool_names=()):
+        def complete(self, messages, stop=(), tool_names=(), grammar=None):
             if messages[-1].content.startswith("Pause the research"):
                 raise RuntimeError("server down")
             return llm.complete(messages, stop, tool_names)

@@ -56,7 +56,7 @@ class Failing:
     def __init__(self, exc: Exception):
         self.exc = exc
 
-    def complete(self, messages, stop=(), tool_names=()):
+    def complete(self, messages, stop=(), tool_names=(), grammar=None):
         raise self.exc
 
 

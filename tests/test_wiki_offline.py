@@ -77,6 +77,23 @@ RELEVANCE = [
     ("father of computer science Turing machine", "Alan Turing"),
     ("Guernica painting", "Guernica (Picasso)"),
     ("mozart", "Wolfgang Amadeus Mozart"),
+    # A word that is no title and appears only in a few intros' text; MiniLM knows none of them as a word, so its
+    # neighbours merely look alike (Phonology for phonograph, Hefei for theremin).
+    ("phonograph", "Thomas Edison"),
+    ("daguerreotype", "Louis Daguerre"),
+    ("dynamite inventor", ("Alfred Nobel", "Dynamite")),
+    ("penicillin discovery", ("Alexander Fleming", "Penicillin")),
+    ("gramophone", "Emile Berliner"),
+    ("cyclotron", "Ernest Lawrence"),
+    ("theremin", "Electronic music"),
+    ("antiseptic", ("Joseph Lister", "Ignaz Semmelweis")),
+    ("heliocentric", "Nicolaus Copernicus"),
+    ("bakelite", "Leo Baekeland"),
+    ("nitroglycerin", "Dynamite"),
+    ("turbojet", "Jet engine"),
+    ("dirigible", "Airship"),
+    ("cowpox", ("Edward Jenner", "Smallpox vaccine")),
+    ("chronometer", "Clock"),
 ]
 
 
@@ -284,3 +301,45 @@ def test_normalise():
     assert normalise("Bose–Einstein_Condensate") == "bose einstein condensate"
     assert normalise("Newton's laws") == "newtons laws"
     assert normalise("Café") == "cafe"
+
+
+def test_a_word_found_only_in_body_text_finds_the_page_holding_it(wiki):
+    """MiniLM embeds "phonograph" as fragments, so its neighbours only look alike (Phonology, Phoneme); the intro
+    that holds the word goes first, in a search and in a missing title's did-you-mean."""
+    assert wiki.search("phonograph", 5)[0] == "Thomas Edison"
+    assert wiki.search("theremin", 5)[0] == "Electronic music"
+    with pytest.raises(PageMissing) as missing:
+        wiki.page("Phonograph")
+    assert missing.value.suggestions[0] == "Thomas Edison"
+    assert "Photography" not in missing.value.suggestions     # a look-alike title, before the change the first
+    with pytest.raises(PageMissing) as typo:
+        wiki.page("Thomas Edisson")     # a misspelling still leads with the title it misspells
+    assert typo.value.suggestions[0] == "Thomas Edison"
+
+
+def test_pages_holding_a_word_the_embedder_knows_do_not_jump_ahead(wiki):
+    """The seed demo asks about Python: the corpus has no Python programming page, and Monty Python's and Snake's
+    intros hold the word, but the programming pages must stay first (else the model answers "a comedy group")."""
+    from tools.wikipedia import make_wikipedia_tools
+    programming = ["Computer programming", "Computer program", "Programming language", "Computer",
+                   "Object-oriented programming"]
+    assert wiki.search("Python", 5) == programming
+    summary = {t.name: t for t in make_wikipedia_tools(wiki)}["wikipedia_summary"].fn("Python")
+    assert summary.startswith('There is no Wikipedia page titled "Python". Did you mean: ' + "; ".join(programming))
+    with pytest.raises(PageMissing) as missing:
+        wiki.page("Python (programming language)")
+    assert missing.value.suggestions[:2] == ["C (programming language)", "Programming language"]
+    # other one-word demo lookups keep their first result
+    assert wiki.page("Java").title == "Java" and wiki.search("Java", 2) == ["Java", "Java (programming language)"]
+    assert wiki.page("Apple").title == "Apple" and wiki.search("Apple", 1) == ["Apple"]
+    assert wiki.search("Mercury", 2) == ["Mercury (element)", "Mercury (planet)"]
+
+
+def test_a_title_named_by_the_query_stays_ahead_of_pages_holding_its_words(wiki):
+    # "nymph" is split by the embedder too, and Artemis's intro holds it: the qualified title still leads
+    assert wiki.page("nymph").title == "Nymph (biology)"
+    found = wiki.search("nymph", 5)
+    assert found[0] == "Nymph (biology)" and "Artemis" in found
+    assert wiki.search("Cannabis", 2) == ["Cannabis", "Cannabis (drug)"]
+    # the query names "Printing press", whose intro lacks "Gutenberg": it stays ahead of Johannes Gutenberg
+    assert wiki.search("Gutenberg printing press", 2) == ["Printing press", "Johannes Gutenberg"]

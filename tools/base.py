@@ -4,22 +4,40 @@ from __future__ import annotations
 import inspect
 import json
 import time
-from typing import Any, Callable, get_type_hints
+from typing import Any, Callable, ClassVar, get_type_hints
 
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 
 class ToolError(Exception):
     """Raised by a tool for a failure the model should read and react to (bad input, page missing...)."""
 
 
+class ToolCall(BaseModel):
+    """One call of a tool made inside another (composite) tool, as traces and the HTML view show it."""
+    name: str
+    input: str
+    observation: str
+    seconds: float
+
+
+class ToolRun(BaseModel):
+    """The outcome of ToolRegistry.run: what the model reads, how long it took, and the inner calls made."""
+    observation: str
+    seconds: float
+    calls: list[ToolCall] = Field(default_factory=list)
+
+
 class Tool:
+    # Parameters the caller supplies, not the model: left out of the input schema (see CompositeTool).
+    injected: ClassVar[frozenset[str]] = frozenset()
+
     def __init__(self, fn: Callable[..., Any], name: str | None = None, description: str | None = None):
         self.fn = fn
         self.name = name or fn.__name__
         self.description = (description or inspect.getdoc(fn) or "").strip()
         hints = get_type_hints(fn)
-        params = inspect.signature(fn).parameters
+        params = {p: v for p, v in inspect.signature(fn).parameters.items() if p not in self.injected}
         fields = {p: (hints.get(p, str), ... if v.default is inspect.Parameter.empty else v.default)
                   for p, v in params.items()}
         self.input_model: type[BaseModel] = create_model(f"{self.name}_input", **fields)
@@ -35,13 +53,21 @@ class Tool:
 
     def __call__(self, action_input: str) -> str:
         """Run with the model's raw Action Input: a JSON object of arguments, or the plain text of the first."""
+        return self.invoke(action_input)
+
+    def invoke(self, action_input: str, calls: list[ToolCall] | None = None) -> str:
+        """Like calling the tool; a tool that calls other tools appends each of those calls to `calls`."""
+        return str(self.fn(**self.arguments(action_input)))
+
+    def arguments(self, action_input: str) -> dict:
+        """The validated keyword arguments for fn. Raises ToolError."""
         kwargs = self._arguments(action_input)
         try:
             args = self.input_model(**kwargs)
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
             raise ToolError(f"invalid input for {self.name}: {problems}") from None
-        return str(self.fn(**args.model_dump()))
+        return args.model_dump()
 
     def _arguments(self, action_input: str) -> dict:
         return tool_arguments(action_input, self.params, self.name)
@@ -110,15 +136,21 @@ class ToolRegistry:
 
     def execute(self, name: str, action_input: str) -> tuple[str, float]:
         """Run a tool; return (observation, seconds). Errors come back as 'Error: ...' text."""
+        run = self.run(name, action_input)
+        return run.observation, run.seconds
+
+    def run(self, name: str, action_input: str) -> ToolRun:
+        """Run a tool; never raises. The calls list is this run's own, so concurrent runs don't mix."""
         start = time.perf_counter()
+        calls: list[ToolCall] = []
         t = self.get(name)
         if t is None:
             obs = f"Error: unknown tool {name!r}. Valid tools: {', '.join(self.names)}, or Final to answer."
         else:
             try:
-                obs = t(action_input)
+                obs = t.invoke(action_input, calls)
             except ToolError as exc:
                 obs = f"Error: {exc}"
             except Exception as exc:  # a tool bug must not kill the run; the model sees what went wrong
                 obs = f"Error: {t.name} failed: {type(exc).__name__}: {exc}. Valid tools: {', '.join(self.names)}."
-        return obs, time.perf_counter() - start
+        return ToolRun(observation=obs, seconds=time.perf_counter() - start, calls=calls)

@@ -8,9 +8,11 @@ never imported (it is GPL-3.0). PONDER_WIKI_CORPUS=/path points at any corpus of
 Lookup works like Wikipedia's: an exact or normalised title (case, accents, punctuation, underscores, a leading
 "The", a trailing plural "s", "(qualifier)" suffixes flattened or dropped) resolves directly; otherwise a relevance
 search fuses, by reciprocal rank, BM25 over title+description+text, titles contained in the query, fuzzy title
-similarity (typos) and dense MiniLM retrieval from a persistent Chroma collection. The dense index is built once per
-corpus fingerprint, lazily on the first relevance search that needs it, and reused across processes; for the
-default corpus the vectors ship precomputed in tools/data/, so "building" is just loading them into Chroma.
+similarity (typos) and dense MiniLM retrieval from a persistent Chroma collection; when the query has a word MiniLM
+lacks (it embeds it as look-alike fragments), pages whose text holds every query word go first. The dense index is
+built once per corpus fingerprint, lazily on the first relevance search that needs it, and reused across processes;
+for the default corpus the vectors ship precomputed in tools/data/, so "building" is just loading them into
+Chroma.
 """
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ CANDIDATES = 50         # per-channel depth fed to fusion
 # answer's intro, so it outweighs BM25 in fusion; measured on the test table (benchmarks/bench_wiki_offline.py).
 DENSE_WEIGHT = 1.5
 MAX_QUERY_CHARS = 500
+TYPO_RATIO = 0.9        # a title this close to a missing one is a misspelling of it ("Thomas Edisson")
 
 
 class CorpusError(ValueError):
@@ -192,6 +195,25 @@ def tokens(text: str) -> list[str]:
     return [stem(w) for w in normalise(text).split() if w not in _STOP and (len(w) > 1 or w.isdigit())]
 
 
+@functools.lru_cache(maxsize=1)
+def embedder_vocabulary() -> frozenset[str]:
+    """The whole words of MiniLM's WordPiece vocabulary (empty if its tokenizer files cannot be read)."""
+    try:
+        from core.embedding import minilm_dir
+        text = (minilm_dir() / "vocab.txt").read_text(encoding="utf-8")
+    except (ImportError, OSError):
+        return frozenset()
+    return frozenset(w for w in text.split() if not w.startswith("##"))
+
+
+def embedder_splits(query: str) -> bool:
+    """Whether the query has a word MiniLM does not know, which it embeds as fragments ("phonograph" as
+    ph-ono-graph), so that its nearest intros only look alike (Phonology, Phoneme) rather than mean alike."""
+    vocabulary = embedder_vocabulary()
+    return bool(vocabulary) and any(w.isalpha() and w not in _STOP and w not in vocabulary
+                                    for w in normalise(query).split())
+
+
 # --- the backend -----------------------------------------------------------------------------------------------
 
 def _fingerprint(path: Path) -> str:
@@ -249,6 +271,7 @@ class OfflineWiki:
         self._normal_titles = [normalise(doc.title) for doc in self.docs]
         self._bm25 = self._build_bm25()
         self._collection = None
+        self._words: dict[int, frozenset[str]] = {}
         self._dense_lock = threading.Lock()
 
     # -- WikiBackend --------------------------------------------------------------------------------------------
@@ -257,11 +280,7 @@ class OfflineWiki:
         query = (query or "").strip()[:MAX_QUERY_CHARS]
         if not query or limit <= 0:
             return []
-        ranked = self._title_hits(query)
-        for i in self._fused(query, limit + len(ranked)):
-            if i not in ranked:
-                ranked.append(i)
-        return [self.docs[i].title for i in ranked[:limit]]
+        return [self.docs[i].title for i in self._ranked(query)[0][:limit]]
 
     def page(self, title: str) -> WikiPage:
         title = (title or "").strip()[:MAX_QUERY_CHARS]
@@ -272,9 +291,15 @@ class OfflineWiki:
             return self._page(hits[0])
         if hits:
             raise Disambiguation(title, [self.docs[i].title for i in hits])
-        # Did you mean: near-identical spellings first (a typo), then what a search finds.
-        close = [self.docs[i].title for i in self._fuzzy_titles(title, 3)]
-        raise PageMissing(title, list(dict.fromkeys(close + self.search(title, 5)))[:5])
+        found, holding = self._ranked(title)
+        close = self._spelled_like(title, 3)
+        if holding:
+            # Pages whose text holds the word beat titles that only look like it ("Photography" for "phonograph");
+            # a near-identical spelling (a typo) still leads.
+            order = [i for ratio, i in close if ratio >= TYPO_RATIO] + found[:5] + [i for _, i in close]
+        else:
+            order = [i for _, i in close] + found[:5]      # near spellings first, then what a search finds
+        raise PageMissing(title, [self.docs[i].title for i in dict.fromkeys(order)][:5])
 
     # -- public helpers -----------------------------------------------------------------------------------------
 
@@ -292,6 +317,19 @@ class OfflineWiki:
 
     def _is_exact(self, title: str, index: int) -> bool:
         return normalise(self.docs[index].title) == normalise(title)
+
+    def _ranked(self, query: str) -> tuple[list[int], bool]:
+        """Title hits, then fused relevance; and whether pages holding the query's words were moved up."""
+        ranked = self._title_hits(query)
+        fused = self._fused(query)
+        # The dense neighbours of a word MiniLM lacks only look alike, so pages whose text holds every query word
+        # go first ("phonograph" finds Thomas Edison, not Phonology). Words it knows keep plain fusion: "Python"
+        # leads with the programming pages, not Monty Python, whose text merely holds the word.
+        holding = self._holding(query, fused) if embedder_splits(query) else []
+        for i in holding + fused:
+            if i not in ranked:
+                ranked.append(i)
+        return ranked, bool(holding)
 
     def _title_hits(self, text: str) -> list[int]:
         """Pages the text names: an exact title, then normalised/redirect-like variants, then pages whose
@@ -370,8 +408,27 @@ class OfflineWiki:
                 ranked.append(i)
         return ranked
 
+    def _doc_words(self, index: int) -> frozenset[str]:
+        """The BM25 tokens of a page's title, description and intro (cached: only a few pages per search ask)."""
+        found = self._words.get(index)
+        if found is None:
+            doc = self.docs[index]
+            found = self._words[index] = frozenset(tokens(f"{doc.title} {doc.description} {doc.text}"))
+        return found
+
+    def _holding(self, query: str, ranking: list[int]) -> list[int]:
+        """The pages of a ranking whose text holds every word of the query, or whose title the query names
+        ("Printing press" for "Gutenberg printing press", though its intro lacks Gutenberg), in the ranking's order."""
+        words = set(tokens(query))
+        named = set(self._contained_titles(query))
+        return [i for i in ranking if i in named or (words and words <= self._doc_words(i))]
+
     def _fuzzy_titles(self, query: str, limit: int) -> list[int]:
-        """Titles spelled like the query ("Thomas Edisson" -> "Thomas Edison"), for did-you-mean."""
+        return [i for _, i in self._spelled_like(query, limit)]
+
+    def _spelled_like(self, query: str, limit: int) -> list[tuple[float, int]]:
+        """(similarity, page) for titles spelled like the query ("Thomas Edisson" -> "Thomas Edison"), closest
+        first."""
         key = normalise(query)
         if len(key) < 4 or len(key) > 80:
             return []
@@ -384,7 +441,7 @@ class OfflineWiki:
                 ratio = matcher.ratio()
                 if ratio >= 0.8:
                     scored.append((ratio, i))
-        return [i for _, i in sorted(scored, reverse=True)[:limit]]
+        return sorted(scored, reverse=True)[:limit]
 
     def _dense_ranked(self, query: str, limit: int) -> list[int]:
         from core.embedding import get_embedder
@@ -395,7 +452,8 @@ class OfflineWiki:
                                   include=[])
         return [int(i) for i in result["ids"][0]]
 
-    def _fused(self, query: str, limit: int) -> list[int]:
+    def _fused(self, query: str) -> list[int]:
+        """Every page any channel found, by reciprocal-rank fusion (the whole ranking: holders may sit deep in it)."""
         channels = [(1.0, self._contained_titles(query)), (1.0, self._bm25_ranked(query, CANDIDATES)),
                     (1.0, self._fuzzy_titles(query, 10))]
         if self.dense:
@@ -404,7 +462,7 @@ class OfflineWiki:
         for weight, ranking in channels:
             for rank, i in enumerate(ranking):
                 scores[i] = scores.get(i, 0.0) + weight / (RRF_K + rank + 1)
-        return sorted(scores, key=lambda i: -scores[i])[:limit]
+        return sorted(scores, key=lambda i: -scores[i])
 
     # -- the persistent dense index -------------------------------------------------------------------------------
 

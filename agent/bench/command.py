@@ -27,11 +27,18 @@ def all_suite_names() -> list[str]:
 
 
 def parse_strategies(text: str) -> list[str]:
+    """Strategy names, each optionally with agent options: compact+plan, compact+reflect, compact+plan+reflect."""
     names = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = [name for name in names if name not in STRATEGIES]
+    unknown = []
+    for name in names:
+        try:
+            runner.split_variant(name)
+        except ValueError:
+            unknown.append(name)
     if unknown or not names:
         raise BenchUsageError(f"unknown memory strategy {', '.join(unknown) or '(none)'}: choose from "
-                              f"{', '.join(STRATEGIES)}")
+                              f"{', '.join(STRATEGIES)}, each optionally with "
+                              f"{', '.join('+' + option for option in runner.VARIANT_OPTIONS)}")
     return list(dict.fromkeys(names))
 
 

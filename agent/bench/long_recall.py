@@ -147,7 +147,7 @@ class WindowedReplay(Replay):
     def count_tokens(self, text: str) -> int:
         return len(text) // 4  # the window's own measure, so the memory budgets in the same units
 
-    def complete(self, messages, stop=(), tool_names=()):
+    def complete(self, messages, stop=(), tool_names=(), grammar=None):
         tokens = sum(len(m.content) for m in messages) // 4
         if tokens > self.n_ctx:
             self.calls.append(list(messages))

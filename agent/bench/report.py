@@ -118,6 +118,16 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
             lines.append(f"| {r.strategy} | " + " | ".join(f"{r.growth[i]:,.0f}" if i in r.growth else "–"
                                                           for i in indices) + " |")
     strategies = [r.strategy for r in rows]
+    kinds = sorted({record.kind for record in records if record.kind})
+    if len(kinds) > 1:
+        lines += ["", "## Strict accuracy by kind", "", "| kind | " + " | ".join(strategies) + " |",
+                  "|---|" + "---|" * len(strategies)]
+        for kind in kinds:
+            cells = []
+            for strategy in strategies:
+                runs = [r for r in records if r.kind == kind and r.strategy == strategy]
+                cells.append(f"{sum(r.strict for r in runs)}/{len(runs)}" if runs else "–")
+            lines.append(f"| {kind} | " + " | ".join(cells) + " |")
     by_question: dict[str, dict[str, RunRecord]] = {}
     for record in records:
         by_question.setdefault(record.question_id, {})[record.strategy] = record
@@ -128,8 +138,9 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
         cells = []
         for strategy in strategies:
             run = runs.get(strategy)
+            tries = f", {run.attempts} attempts" if run is not None and run.attempts > 1 else ""
             cells.append("–" if run is None else f"{'✓' if run.strict else f'{run.loose:.0%}'} "
-                                                 f"({run.steps} st, {run.stop_reason})")
+                                                 f"({run.steps} st, {run.stop_reason}{tries})")
         lines.append(f"| {qid} | {kind} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 

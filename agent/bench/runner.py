@@ -18,16 +18,35 @@ from pydantic import BaseModel, Field
 from agent.bench.metrics import evidence_recall, pages_looked_up, score
 from agent.bench.suites import BenchQuestion
 from agent.config import AgentConfig
-from agent.events import FinalEvent, LLMOutput, PromptSent
+from agent.events import LLMOutput, PromptSent, StepRecorded
 from agent.loop import Agent
 from agent.prompts import memory_budget
+from agent.reflection import solve
 from core.clock import SYSTEM_CLOCK
 from core.llm import LLM, Completion, Message
 from core.schema import RunResult, StopReason, Usage
-from memory.strategies import make_memory
+from memory.strategies import STRATEGIES, make_memory
 from tools.base import ToolRegistry
+from tools.composite import make_wikipedia_fact
 
 RESULTS_FILE = "results.jsonl"
+# Agent options a bench label may add to a strategy ("compact+plan+reflect"), as AgentConfig fields.
+# "fact" adds the optional wikipedia_fact tool instead.
+VARIANT_OPTIONS = {"plan": {"plan": True}, "reflect": {"reflect_retries": 1}, "fact": {"extra_tools": ["fact"]}}
+
+
+def split_variant(label: str) -> tuple[str, dict]:
+    """("compact", {"plan": True}) for "compact+plan"; ValueError for an unknown strategy or option."""
+    parts = label.split("+")
+    # "retrieval+summary" is a strategy whose name holds a "+": options are the known words after it.
+    options = [part for part in parts if part in VARIANT_OPTIONS]
+    strategy = "+".join(part for part in parts if part not in VARIANT_OPTIONS)
+    if strategy not in STRATEGIES or len(options) != len(set(options)):
+        raise ValueError(f"unknown strategy {label!r}")
+    config: dict = {}
+    for option in options:
+        config.update(VARIANT_OPTIONS[option])
+    return strategy, config
 
 
 class RunRecord(BaseModel):
@@ -41,6 +60,7 @@ class RunRecord(BaseModel):
     loose: float = 0.0               # the best share of reference strings found
     stop_reason: str = ""
     forced_answer: bool = False
+    attempts: int = 1                # --reflect retries count here; steps and cost cover every attempt
     steps: int = 0
     parse_errors: int = 0
     repeated_action: bool = False
@@ -77,8 +97,8 @@ class MeteredLLM:
             self.count_tokens = llm.count_tokens
 
     def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
-                 tool_names: Sequence[str] = ()) -> Completion:
-        completion = self.llm.complete(messages, stop=stop, tool_names=tool_names)
+                 tool_names: Sequence[str] = (), grammar: str | None = None) -> Completion:
+        completion = self.llm.complete(messages, stop=stop, tool_names=tool_names, grammar=grammar)
         self.usage, self.calls = self.usage + completion.usage, self.calls + 1
         self.cache_reported |= completion.usage.cached_prompt_tokens is not None
         return completion
@@ -87,44 +107,56 @@ class MeteredLLM:
 def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistry, *, store, max_steps: int,
             max_seconds: float, trace_dir: Path | None = None, memory_settings: dict | None = None,
             n_ctx: int | None = None) -> RunRecord:
-    """One question under one strategy, through the real loop and the real memory."""
+    """One question under one strategy (with its agent options: "compact+plan+reflect"), through the real loop
+    and the real memory."""
     if hasattr(llm, "forget_prompt_cache"):
         llm.forget_prompt_cache()  # every run starts cold, so the order of runs does not favour any strategy
     metered = MeteredLLM(llm)
+    strategy_name, options = split_variant(strategy)
     run_id = f"bench-{uuid.uuid4().hex[:12]}"
     settings = dict(memory_settings or {})
     budget = memory_budget(llm, tools.describe(), question.question, SYSTEM_CLOCK.today().isoformat(), n_ctx)
     if budget and "token_budget" not in settings:
         settings["token_budget"] = budget  # the same budget `ponder ask` gives this model
-    memory = make_memory(strategy, run_id, task=question.question, store=store, summariser_llm=metered,
-                         token_counter=getattr(llm, "count_tokens", None), **settings)
-    agent = Agent(metered, tools, memory=memory, run_id=run_id,
-                  config=AgentConfig(max_steps=max_steps, max_wall_seconds=max_seconds, trace_dir=trace_dir))
-    step_prompt, step_evaluated, last_prompt = [], [], ""
-    result: RunResult | None = None
-    for event in agent.stream():
+    if options.pop("extra_tools", None):
+        wiki = [tools.get(name) for name in ("wikipedia_search", "wikipedia_summary", "wikipedia_lookup")]
+        tools = ToolRegistry([*(tools.get(name) for name in tools.names), make_wikipedia_fact(wiki)])
+    config = AgentConfig(max_steps=max_steps, max_wall_seconds=max_seconds, trace_dir=trace_dir, **options)
+
+    def attempt(number: int, lessons: list[str]) -> Agent:
+        attempt_id = run_id if number == 0 else f"{run_id}-retry{number}"
+        memory = make_memory(strategy_name, attempt_id, task=question.question, store=store, summariser_llm=metered,
+                             token_counter=getattr(llm, "count_tokens", None), **settings)
+        return Agent(metered, tools, memory=memory, run_id=attempt_id, config=config, lessons=lessons)
+
+    step_prompt, step_evaluated, last_prompt, steps = [], [], "", []
+
+    def watch(event) -> None:
+        nonlocal last_prompt
         if isinstance(event, PromptSent):
             last_prompt = "\n".join(m["content"] for m in event.messages)
         elif isinstance(event, LLMOutput):
             step_prompt.append(event.usage.prompt_tokens)
             step_evaluated.append(event.usage.evaluated_prompt_tokens)
-        elif isinstance(event, FinalEvent):
-            result = event.result
+        elif isinstance(event, StepRecorded):
+            steps.append(event.step)
+
+    result = solve(question.question, attempt, llm=metered, retries=config.reflect_retries, on_event=watch)
     graded = score(question, result.answer)
-    seen = pages_looked_up(result.steps)
+    seen = pages_looked_up(steps)
     return RunRecord(
         question_id=question.id, strategy=strategy, question=question.question, kind=question.kind,
         answer=result.answer, strict=graded.strict, loose=graded.loose, stop_reason=result.stop_reason.value,
-        forced_answer=result.forced_answer, steps=len(result.steps),
-        parse_errors=sum(s.outcome == "parse_error" for s in result.steps),
+        forced_answer=result.forced_answer, attempts=result.attempts, steps=len(steps),
+        parse_errors=sum(s.outcome == "parse_error" for s in steps),
         repeated_action=result.stop_reason is StopReason.repeated_action,
         context_overflow=result.stop_reason is StopReason.llm_error and "context" in (result.error or "").lower(),
         llm_calls=metered.calls, prompt_tokens=metered.usage.prompt_tokens,
         evaluated_prompt_tokens=metered.usage.evaluated_prompt_tokens, cache_reported=metered.cache_reported,
         completion_tokens=metered.usage.completion_tokens, seconds=result.wall_seconds,
-        llm_seconds=sum(s.timings.llm_seconds for s in result.steps),
-        tool_seconds=sum(s.timings.tool_seconds for s in result.steps),
-        memory_seconds=sum(s.timings.memory_seconds for s in result.steps),
+        llm_seconds=sum(s.timings.llm_seconds for s in steps),
+        tool_seconds=sum(s.timings.tool_seconds for s in steps),
+        memory_seconds=sum(s.timings.memory_seconds for s in steps),
         step_prompt_tokens=step_prompt, step_evaluated_tokens=step_evaluated,
         evidence_recall=evidence_recall(question.evidence, seen),
         evidence_in_final_prompt=_in_prompt(question.evidence, result, last_prompt),

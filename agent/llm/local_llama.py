@@ -244,9 +244,16 @@ class LocalLlama:
             self._grammars[actions] = self._grammar_type.from_string(text, verbose=False)
         return self._grammars[actions]
 
+    def _compiled(self, text: str):
+        key = ("gbnf", text)
+        if key not in self._grammars:
+            check_grammar_compiles(self._llama, text)
+            self._grammars[key] = self._grammar_type.from_string(text, verbose=False)
+        return self._grammars[key]
+
     def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
-                 tool_names: Sequence[str] = ()) -> Completion:
-        grammar = self.grammar_for(tool_names) if tool_names else None
+                 tool_names: Sequence[str] = (), grammar: str | None = None) -> Completion:
+        grammar = self._compiled(grammar) if grammar else self.grammar_for(tool_names) if tool_names else None
         stops = list(dict.fromkeys([*stop, *STOP_SEQUENCES]))  # never an invented Observation
         chat = [{"role": m.role, "content": m.content} for m in messages]
         with self._lock:

@@ -49,7 +49,7 @@ class OpenAIChat:
         self.name = f"openai:{self.model} @ {self.base_url}"
 
     def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
-                 tool_names: Sequence[str] = ()) -> Completion:
+                 tool_names: Sequence[str] = (), grammar: str | None = None) -> Completion:
         stop = [s for s in stop if s]
         request = dict(model=self.model, messages=[{"role": m.role, "content": m.content} for m in messages],
                        temperature=self.temperature, max_tokens=self.max_tokens)

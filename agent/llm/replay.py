@@ -57,17 +57,19 @@ class Replay:
         self.calls: list[list[Message]] = []  # the messages of each call, in order
         self.stops: list[list[str]] = []        # the stop sequences of each call
         self.tool_names: list[list[str]] = []   # the tool names of each call
+        self.grammars: list[str | None] = []     # the whole-reply grammar of each call (plans)
 
     @property
     def remaining(self) -> int:
         return len(self._script) - self._next if self._responder is None else 0
 
     def complete(self, messages: Sequence[Message], stop: Sequence[str] = (),
-                 tool_names: Sequence[str] = ()) -> Completion:
+                 tool_names: Sequence[str] = (), grammar: str | None = None) -> Completion:
         messages = [m.model_copy() for m in messages]  # the caller may mutate its list afterwards
         self.calls.append(messages)
         self.stops.append(list(stop))
         self.tool_names.append(list(tool_names))
+        self.grammars.append(grammar)
         if self._responder is not None:
             raw = self._responder(messages)
         elif self._next < len(self._script):

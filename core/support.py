@@ -1,0 +1,111 @@
+"""Which observations support an answer: the names and numbers it states, found in what the tools returned.
+
+Used by the final-answer checks (agent/) and by memory, which keeps an answer for later runs with its sources, or
+marks it unverified when nothing supported it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from core.schema import Step
+
+# 1,093 / 1093 / 3.14 / -5; single digits are left out: "2 parts", "the 3 of them" are rarely claims.
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
+_NAME = re.compile(r"\b[A-Z][\w'’-]+(?:[ \t]+(?:of|de|da|van|von|the|la|le|du|del|[A-Z][\w'’-]+))*")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
+_STOP = frozenset("""what which when where who whom whose why how many much long does did were was have has with
+from that this these those their there than then into about after before between during among also each
+other some such only same more most less least very give tell find name list is are the and for""".split())
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers of a text, normalised (1,093 -> 1093; 3.50 -> 3.5)."""
+    found = []
+    for raw in _NUMBER.findall(text):
+        value = raw.replace(",", "").lstrip("-").rstrip(".")
+        whole, _, fraction = value.partition(".")
+        whole, fraction = whole.lstrip("0") or "0", fraction.rstrip("0")
+        value = f"{whole}.{fraction}" if fraction else whole
+        if "." in value or len(value) > 1:
+            found.append(value)
+    return found
+
+
+def _backed(number: str, known: set[str], known_decimals: list[float]) -> bool:
+    if number in known:
+        return True
+    if "." in number:  # a rounded form of an observed number: 0.33 from 0.3333
+        places = len(number.split(".")[1])
+        return any(round(value, places) == float(number) for value in known_decimals)
+    return False
+
+
+def ungrounded_numbers(answer: str, sources: Iterable[str]) -> list[str]:
+    """The numbers of `answer` found in none of `sources`, in order, without repeats."""
+    known: set[str] = set()
+    for source in sources:
+        known.update(numbers(source))
+    decimals = [float(n) for n in known if "." in n]
+    missing = [n for n in numbers(answer) if not _backed(n, known, decimals)]
+    return list(dict.fromkeys(missing))
+
+
+def key_words(text: str) -> set[str]:
+    """The content words of a text, lower-cased, with a crude plural fold."""
+    return {word.lower().rstrip("s") for word in _WORD.findall(text) if word.lower() not in _STOP}
+
+
+def names(text: str) -> list[str]:
+    """Capitalised name phrases, less sentence-initial words that merely start a sentence."""
+    found = []
+    for match in _NAME.finditer(text):
+        phrase = match.group(0).rstrip(".")
+        start = match.start()
+        sentence_start = start == 0 or text[:start].rstrip().endswith((".", "!", "?", ":"))
+        if sentence_start and " " not in phrase:
+            continue  # "The", "It", "Yes" at a sentence's start
+        if phrase.lower() not in _STOP:
+            found.append(phrase)
+    return list(dict.fromkeys(found))
+
+
+def relevant_observations(task: str, steps: Sequence[Step]) -> list[Step]:
+    """Tool steps whose observation is about the question: it holds one of the question's key words."""
+    question_words = key_words(task)
+    return [step for step in steps if not step.is_final and step.observation
+            and (not question_words or question_words & key_words(step.observation))]
+
+
+def unsupported_names(answer: str, task: str, steps: Sequence[Step]) -> list[str]:
+    """Names the answer gives that neither the question nor an observation about the question mentions."""
+    relevant = [step.observation.lower() for step in relevant_observations(task, steps)]
+    return [name for name in names(answer) if name.lower() not in task.lower()
+            and not any(name.lower() in observation for observation in relevant)]
+
+
+@dataclass
+class Support:
+    """An answer's claims (names and numbers) and the steps whose observations state them."""
+    sources: list[Step] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        return not self.unsupported and bool(self.sources)
+
+
+def support(answer: str, task: str, steps: Sequence[Step]) -> Support:
+    """Each name must appear in an observation about the question, each number in an observation (or the
+    question); the steps that state them are the answer's sources."""
+    observed = [step for step in steps if not step.is_final and step.observation]
+    relevant = relevant_observations(task, steps)
+    unsupported = unsupported_names(answer, task, steps) + ungrounded_numbers(
+        answer, [task, *(step.observation for step in observed)])
+    claims = [name.lower() for name in names(answer) if name.lower() not in task.lower()]
+    claimed_numbers = set(numbers(answer)) - set(numbers(task))
+    sources = [step for step in observed
+               if (step in relevant and any(claim in step.observation.lower() for claim in claims))
+               or claimed_numbers & set(numbers(step.observation))]
+    return Support(sources=sources, unsupported=unsupported)

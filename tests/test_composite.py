@@ -1,0 +1,193 @@
+"""Composite tools: inner calls recorded per run, and wikipedia_fact on the real offline corpus."""
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+
+from tools.base import Tool, ToolCall, ToolError, ToolRegistry, ToolRun
+from tools.composite import Caller, CompositeTool, _keyword_variants, make_wikipedia_fact
+from tools.defaults import OPTIONAL_TOOLS, default_tools
+from tools.wikipedia import make_wikipedia_tools
+
+
+def upper(text: str) -> str:
+    """Upper-case text."""
+    return text.upper()
+
+
+def reverse(text: str) -> str:
+    """Reverse text."""
+    return text[::-1]
+
+
+def refuse(text: str) -> str:
+    raise ToolError(f"cannot take {text}")
+
+
+def shout_backwards(text: str, *, call: Caller) -> str:
+    """Upper-case, then reverse. Input: some text."""
+    return call("reverse", call("upper", text))
+
+
+@pytest.fixture
+def toy():
+    inner = [Tool(upper), Tool(reverse), Tool(refuse)]
+    return ToolRegistry([*inner, CompositeTool(shout_backwards, inner)])
+
+
+def test_a_composite_records_its_inner_calls_in_order(toy):
+    run = toy.run("shout_backwards", "abc")
+    assert isinstance(run, ToolRun) and run.observation == "CBA" and run.seconds >= 0
+    assert [(c.name, c.input, c.observation) for c in run.calls] == [("upper", "abc", "ABC"), ("reverse", "ABC", "CBA")]
+    assert set(run.calls[0].model_dump()) == {"name", "input", "observation", "seconds"}   # what traces store
+
+
+def test_plain_tools_and_execute_are_unchanged(toy):
+    plain = toy.run("upper", "x")
+    assert plain.observation == "X" and plain.calls == []
+    result = toy.execute("shout_backwards", "abc")
+    assert isinstance(result, tuple) and len(result) == 2 and result[0] == "CBA" and isinstance(result[1], float)
+    assert toy.get("shout_backwards")("abc") == "CBA"                                  # callable like any Tool
+
+
+def test_call_is_not_part_of_the_input_schema(toy):
+    t = toy.get("shout_backwards")
+    assert t.params == ["text"] and list(t.input_schema["properties"]) == ["text"]
+    assert t.summary_line() == "shout_backwards: Upper-case, then reverse. Input: some text."
+    with pytest.raises(TypeError, match="call"):
+        CompositeTool(upper, [])
+
+
+def test_a_failing_inner_call_is_recorded_and_becomes_the_observation():
+    def via_refuse(text: str, *, call: Caller) -> str:
+        return call("reverse", call("refuse", text))
+
+    inner = [Tool(reverse), Tool(refuse)]
+    run = ToolRegistry([CompositeTool(via_refuse, inner)]).run("via_refuse", "x")
+    assert run.observation == "Error: cannot take x"
+    assert [(c.name, c.observation) for c in run.calls] == [("refuse", "Error: cannot take x")]
+
+
+def test_concurrent_runs_keep_their_own_calls():
+    gate = threading.Barrier(2, timeout=10)
+
+    def wait(text: str) -> str:
+        gate.wait()                     # both runs are inside their pipelines at once
+        return text
+
+    def echo_twice(text: str, *, call: Caller) -> str:
+        return call("wait", call("wait", text))
+
+    inner = [Tool(wait)]
+    registries = [ToolRegistry([CompositeTool(echo_twice, inner)]) for _ in range(2)]
+    runs: dict[str, ToolRun] = {}
+    threads = [threading.Thread(target=lambda r=r, x=x: runs.__setitem__(x, r.run("echo_twice", x)))
+               for r, x in zip(registries, ["a", "b"])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for x in "ab":
+        assert [c.input for c in runs[x].calls] == [x, x]
+
+
+def test_keyword_variants():
+    assert _keyword_variants("born") == ["birth"]
+    assert _keyword_variants("patents") == ["patent"]
+    assert _keyword_variants("largest cities") == ["largest city"]
+    assert _keyword_variants("population") == ["inhabitants", "residents"]
+
+
+# --- wikipedia_fact on the real offline corpus ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def wiki_registry(offline_wiki):
+    return default_tools(offline_wiki, extra=["wikipedia_fact"])
+
+
+def test_default_tools_are_unchanged_and_extras_opt_in(offline_wiki, wiki_registry):
+    defaults = ["calculator", "current_time", "date_diff", "wikipedia_search", "wikipedia_summary",
+                "wikipedia_lookup"]
+    assert default_tools(offline_wiki).names == defaults
+    assert wiki_registry.names == defaults + ["wikipedia_fact"]
+    assert "wikipedia_fact" in OPTIONAL_TOOLS
+    with pytest.raises(ValueError, match="valid: wikipedia_fact"):
+        default_tools(offline_wiki, extra=["wikipedia_facts"])
+    with pytest.raises(ValueError, match="wikipedia_lookup"):
+        make_wikipedia_fact([t for t in make_wikipedia_tools(offline_wiki) if t.name != "wikipedia_lookup"])
+
+
+@pytest.mark.parametrize("action_input", ["Thomas Edison | born", '{"entity": "Thomas Edison", "what": "born"}'])
+def test_birth_year_of_thomas_edison(offline_wiki, wiki_registry, action_input):
+    page = offline_wiki.page("Thomas Edison")
+    born = re.search(r"\((\d{4})\s*[–-]\s*\d{4}\)", page.content).group(1)   # the year the page states
+    assert born == "1847"
+    run = wiki_registry.run("wikipedia_fact", action_input)
+    assert run.observation.startswith("Thomas Edison, American inventor")
+    assert f"born {born}" in run.observation
+    # the corpus intro lacks "born" and "birth": both were looked up, in that order, after the summary
+    assert [(c.name, c.input) for c in run.calls] == [("wikipedia_summary", "Thomas Edison"),
+                                                      ("wikipedia_lookup", "Thomas Edison | born"),
+                                                      ("wikipedia_lookup", "Thomas Edison | birth")]
+    assert all(isinstance(c, ToolCall) and c.observation for c in run.calls)
+    assert run.calls[0].observation == wiki_registry.execute("wikipedia_summary", "Thomas Edison")[0]
+
+
+def test_a_found_keyword_gives_its_sentence_with_the_number_verbatim(offline_wiki, wiki_registry):
+    page = offline_wiki.page("Tokyo")
+    stated = next(s for s in re.split(r"(?<=\.)\s+", page.summary) if "population" in s)
+    run = wiki_registry.run("wikipedia_fact", "Tokyo | population")
+    assert 'Sentences with "population":' in run.observation and stated in run.observation
+    assert [c.name for c in run.calls] == ["wikipedia_summary", "wikipedia_lookup"]
+
+
+def test_a_misspelt_entity_resolves_through_search(offline_wiki, wiki_registry):
+    stated = next(s for s in re.split(r"(?<=\.)\s+", offline_wiki.page("Thomas Edison").summary) if "patents" in s)
+    run = wiki_registry.run("wikipedia_fact", "Thomas Edisson | patents")
+    assert run.observation.startswith('No page is titled "Thomas Edisson"; the closest is "Thomas Edison".')
+    assert stated in run.observation
+    assert [(c.name, c.input) for c in run.calls] == [("wikipedia_summary", "Thomas Edisson"),
+                                                      ("wikipedia_search", "Thomas Edisson"),
+                                                      ("wikipedia_summary", "Thomas Edison"),
+                                                      ("wikipedia_lookup", "Thomas Edison | patents")]
+
+
+def test_an_ambiguous_entity_is_ranked_with_the_keyword(wiki_registry):
+    run = wiki_registry.run("wikipedia_fact", "Mercury | orbit")
+    assert run.observation.startswith('"Mercury" is ambiguous; showing "Mercury (planet)" (also: Mercury (element))')
+    assert ("wikipedia_search", "Mercury orbit") in [(c.name, c.input) for c in run.calls]
+
+
+def test_an_absent_entity_gives_a_clear_observation(wiki_registry):
+    run = wiki_registry.run("wikipedia_fact", "Qwxyz Plorb | born")
+    assert run.observation.startswith('There is no Wikipedia page for "Qwxyz Plorb"')
+    assert [c.name for c in run.calls] == ["wikipedia_summary", "wikipedia_search"]
+
+
+@pytest.mark.parametrize("action_input, message", [
+    ("Thomas Edison", "Error: give the entity and what to find"),
+    ('{"entity": "Thomas Edison"}', "Error: give the entity and what to find"),
+    (" | born", "Error: give the entity and what to find"),
+    ('{"name": "Thomas Edison", "what": "born"}', "Error: unknown argument(s) name for wikipedia_fact"),
+])
+def test_bad_input_is_an_error_observation(wiki_registry, action_input, message):
+    run = wiki_registry.run("wikipedia_fact", action_input)
+    assert run.observation.startswith(message) and run.calls == []
+    observation, seconds = wiki_registry.execute("wikipedia_fact", action_input)
+    assert observation.startswith(message) and seconds >= 0
+
+
+def test_on_the_live_backend_and_when_it_is_down():
+    from tests.mediawiki_server import MediaWikiServer
+    from tools.wiki_live import LiveWiki
+
+    with MediaWikiServer(slow_seconds=5.0) as server:
+        live = default_tools(LiveWiki(api_url=server.api_url, timeout=5), extra=["wikipedia_fact"])
+        run = live.run("wikipedia_fact", "Thomas Edison | born")
+        assert "February 11, 1847" in run.observation and len(run.calls) == 2
+        down = default_tools(LiveWiki(api_url=server.slow_url, timeout=0.3), extra=["wikipedia_fact"])
+        run = down.run("wikipedia_fact", "Thomas Edison | born")
+    assert run.observation.startswith("Error: Wikipedia is unavailable")
+    assert [(c.name, c.observation) for c in run.calls] == [("wikipedia_summary", run.observation)]
