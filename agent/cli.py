@@ -72,8 +72,10 @@ def _parser() -> argparse.ArgumentParser:
     _run_options(resume)
     resume.set_defaults(handler=cmd_resume)
 
-    trace = sub.add_parser("trace", help="print a run's JSONL trace readably")
+    trace = sub.add_parser("trace", help="print a run's JSONL trace readably, or write it as an HTML page")
     trace.add_argument("file", help="trace.jsonl file, run directory or run id")
+    trace.add_argument("--html", type=Path, metavar="FILE",
+                       help="write the run as one self-contained HTML page (works offline) instead of printing it")
     trace.set_defaults(handler=cmd_trace)
 
     bench = sub.add_parser("bench", help="run a question suite under several memory strategies and compare them")
@@ -154,6 +156,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reflect", nargs="?", type=_retries, const=1, default=0, metavar="N",
                    help="after a failed attempt (a limit stopped it, or the checks still reject its answer) write a "
                    "lesson and try again with it, at most N more times (default 1)")
+    p.add_argument("--step", action="store_true", help="pause before each action: Enter runs it, e edits it, o "
+                   "writes its observation yourself, c continues without pausing, q stops (the run stays resumable)")
     p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
                    help="keep and recall facts across runs in a named memory space (default: 'default')")
     p.add_argument("--wiki", choices=("offline", "live", "auto"), help="Wikipedia backend (PONDER_WIKI)")
@@ -221,6 +225,8 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
         checks = checks_named(args.check)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.step and args.reflect:
+        raise UsageError("--step and --reflect do not go together: a stepped run is yours to steer")
     config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds, final_answer_checks=checks,
                          trace_dir=args.trace_dir or ponder_home() / "runs", plan=args.plan,
                          reflect_retries=args.reflect)
@@ -258,7 +264,13 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
 
     view = None if args.quiet else LiveView(err)
     try:
-        result = solve(task, attempt, llm=aux, retries=config.reflect_retries, on_event=view)
+        if args.step:
+            result = _step_through(attempt(0, []), task, err, view)
+            if result is None:  # q: the run is stored as interrupted
+                err.print(f"[yellow]stopped; continue with: ponder resume {run_id}[/yellow]")
+                return EXIT_INTERRUPTED
+        else:
+            result = solve(task, attempt, llm=aux, retries=config.reflect_retries, on_event=view)
     except KeyboardInterrupt:  # the agent stored every finished step and marked the run interrupted
         err.print(f"[yellow]continue with: ponder resume {run_id}[/yellow]")
         raise
@@ -274,6 +286,39 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
         return EXIT_ERROR
     err.print(f"[yellow]stopped: {result.stop_reason.value}[/yellow]")
     return EXIT_LIMIT
+
+
+STEP_KEYS = "[bold]Enter[/bold] run it · [bold]e[/bold] edit the action · [bold]o[/bold] write the observation · " \
+            "[bold]c[/bold] continue without pausing · [bold]q[/bold] stop > "
+
+
+def _step_through(agent, task: str, err: Console, view):
+    """`--step`: pause before each action the model proposes; None if the person stopped the run."""
+    run = agent.start(task, on_event=view)
+    pausing = True
+    while not run.done:  # bounded by the run's own limits
+        if not pausing:
+            return run.finish()
+        proposed = run.propose()
+        if run.done:
+            break
+        try:
+            choice = err.input(STEP_KEYS).strip().lower()
+            if choice == "e":
+                action = err.input("Action: ").strip()
+                run.inject_action(action, err.input("Action Input: "))
+            elif choice == "o" and proposed.action != "Final":
+                run.inject_observation(err.input("Observation: "))
+        except EOFError:  # stdin closed: stop, as q does
+            choice = "q"
+        except ValueError as exc:  # an action that cannot be one
+            err.print(f"[red]{escape(str(exc))}; the model's action stands[/red]")
+        if choice == "q":
+            run.stop()
+            return None
+        pausing = choice != "c"
+        run.step()
+    return run.result
 
 
 def cmd_bench(args, err: Console) -> int:
@@ -304,9 +349,19 @@ def cmd_trace(args, err: Console) -> int:
     if not events or not all(isinstance(event, dict) and "type" in event for event in events):
         raise UsageError(f"{path} is not a Ponder trace: no trace events in it")
     try:
-        print_trace(events, Console(highlight=False, soft_wrap=True))
+        if args.html:
+            from agent.html import render_trace_html
+            page = render_trace_html(events, source=str(path))
+        else:
+            print_trace(events, Console(highlight=False, soft_wrap=True))
     except (ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{path} is not a Ponder trace: {exc}") from None
+    if args.html:
+        try:
+            args.html.write_text(page, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {escape(str(args.html))}: {exc.strerror or exc}") from None
+        err.print(f"wrote {escape(str(args.html))}", highlight=False)
     return EXIT_OK
 
 

@@ -50,6 +50,37 @@ class StopRun(Exception):
         super().__init__(f"{reason.value}: {detail}")
 
 
+class Injections:
+    """What a person puts in place of the model's next action or the next tool result (agent.stepping). An action
+    given before the model is called replaces the call; one given after the model proposed its own replaces that."""
+
+    def __init__(self):
+        self.action: tuple[str, str, str] | None = None  # thought, action, action input
+        self.observation: str | None = None
+        self.used: list[str] = []
+
+    def completion(self) -> Completion | None:
+        if self.action is None:
+            return None
+        text, self.action = "Thought: {}\nAction: {}\nAction Input: {}".format(*self.action), None
+        self.used.append("action")
+        return Completion(text=text, usage=Usage(), model="injected")
+
+    def edit(self, parsed: Parsed) -> Parsed:
+        completion = self.completion()
+        return parse(completion.text) if completion else parsed
+
+    def take_observation(self) -> str | None:
+        observation, self.observation = self.observation, None
+        if observation is not None:
+            self.used.append("observation")
+        return observation
+
+    def take_used(self) -> list[str]:
+        used, self.used = self.used, []
+        return used
+
+
 class Agent:
     """memory: made for this run's task (default: full history in this process); a memory that already holds
     steps (a stored run reopened) is resumed after them. clock: the date the prompt states; give the tools the
@@ -61,6 +92,7 @@ class Agent:
         """aux_llm: the model for side work (the plan); lessons: what failed attempts at this task taught."""
         self.llm, self.tools, self.memory = llm, tools, memory
         self.aux_llm, self.lessons = aux_llm or llm, list(lessons)
+        self.injections = Injections()
         self.config = config or AgentConfig()
         self.run_id = run_id or getattr(memory, "run_id", None) or new_run_id()
         self.clock = clock
@@ -70,6 +102,11 @@ class Agent:
             if on_event:
                 on_event(event)
         return event.result
+
+    def start(self, task: str | None = None, on_event: Callable[[Event], None] | None = None):
+        """The run as an agent.stepping.Run: one step at a time, with breakpoints and injected actions."""
+        from agent.stepping import Run  # stepping drives this module's stream
+        return Run(self, task, on_event)
 
     def stream(self, task: str | None = None) -> Iterator[Event]:
         """Run the task, yielding typed events; the last one is a FinalEvent carrying the RunResult."""
@@ -97,12 +134,13 @@ class Agent:
                 shown.sent = messages  # memory may continue this very conversation (a cache-friendly compaction)
                 memory_seconds = time.perf_counter() - memory_seconds
                 yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages]))
-                completion, llm_seconds = self._complete(messages, state, tool_names=state.allowed(self.tools.names))
+                completion, llm_seconds = self._think(messages, state)
                 yield _log(trace, LLMOutput(index=index, text=completion.text, usage=completion.usage,
                                             seconds=llm_seconds))
                 parsed = parse(completion.text)
                 yield ActionEvent(index=index, thought=parsed.thought, action=parsed.action,
                                   action_input=parsed.action_input, parse_status=parsed.status)
+                parsed = self.injections.edit(parsed)  # a person may replace the action the model proposed
                 outcome = self._outcome(parsed, state, today)
                 if outcome.observation:
                     yield ObservationEvent(index=index, observation=outcome.observation,
@@ -113,7 +151,7 @@ class Agent:
                             action_input=parsed.action_input, observation=outcome.observation, raw=completion.text,
                             parse_status=parsed.status, usage=completion.usage, started_at=started,
                             outcome=outcome.kind, timings=timings, verdicts=getattr(outcome, "verdicts", {}),
-                            tool_calls=getattr(outcome, "calls", []))
+                            tool_calls=getattr(outcome, "calls", []), injected=self.injections.take_used())
                 self._record(memory, step, shown)
                 state.apply(step, outcome)
                 yield _log(trace, StepRecorded(step=step))
@@ -129,7 +167,8 @@ class Agent:
             reason = stop.reason
             if reason in _FORCE_AFTER and self.config.force_final_answer:
                 answer, forced = self._forced_answer(memory, state, today)
-        except KeyboardInterrupt:  # every finished step is stored: record the stop, and the run can resume
+        except (KeyboardInterrupt, GeneratorExit):  # Ctrl-C, or a stepped run stopped (agent.stepping): every
+            # finished step is stored; record the stop, and the run can resume
             self._finish(memory, trace, state, None, StopReason.interrupted, False, planner)
             raise
         yield self._finish(memory, trace, state, answer, reason, forced, planner)
@@ -194,6 +233,12 @@ class Agent:
         if state.consecutive_parse_errors >= cfg.max_consecutive_parse_errors:
             raise StopRun(StopReason.parse_errors)
 
+    def _think(self, messages: list[Message], state: "_RunState") -> tuple[Completion, float]:
+        injected = self.injections.completion()
+        if injected is not None:
+            return injected, 0.0
+        return self._complete(messages, state, tool_names=state.allowed(self.tools.names))
+
     def _complete(self, messages: list[Message], state: "_RunState", tool_names=()) -> tuple[Completion, float]:
         start = time.perf_counter()
         try:
@@ -210,6 +255,9 @@ class Agent:
             return self._judge_final(parsed.action_input, state, today)
         if parsed.status is ParseStatus.error:
             return ParseFailed(parsed.error or "Error: could not parse your output.")
+        observation = self.injections.take_observation()
+        if observation is not None:
+            return ToolObserved(observation, 0.0)
         earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))
         if earlier:
             return RepeatWarned(

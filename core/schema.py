@@ -72,7 +72,9 @@ class Step(BaseModel):
     started_at: float = 0.0
     outcome: str = ""  # what the loop made of the step (see agent.outcomes), e.g. "tool", "final_sent_back"
     verdicts: dict[str, str] = Field(default_factory=dict)
-    tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation  # a Final answer's checks: name -> "ok" or the message
+    tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation
+    injected: list[str] = Field(default_factory=list)  # "action" / "observation": written by a person, not the model
+    #                                                   or the tool (agent.stepping)  # a Final answer's checks: name -> "ok" or the message
 
     @property
     def is_final(self) -> bool:
@@ -87,6 +89,10 @@ class Step(BaseModel):
     def as_text(self) -> str:
         """The step as the model would have written it, plus its observation."""
         return f"{self.as_call()}\nObservation: {self.observation}" if self.observation else self.as_call()
+
+    def _repr_html_(self) -> str:  # Jupyter's rich display
+        from core.html import step_fragment
+        return step_fragment(self)
 
 
 def repeat_key(action: str, action_input: str) -> tuple[str, str]:
@@ -109,3 +115,7 @@ class RunResult(BaseModel):
     plan: str | None = None   # the plan the run ended with (--plan), items checked off
     attempts: int = 1         # runs made for this answer (--reflect retries after a failed one)
     lessons: list[str] = Field(default_factory=list)  # what the failed attempts taught, in order
+
+    def _repr_html_(self) -> str:  # Jupyter's rich display
+        from core.html import result_fragment
+        return result_fragment(self)

@@ -39,6 +39,28 @@ class Context:
         recent = f"Recent steps:\n{render_steps(self.recent)}" if self.recent else ""
         return "\n\n".join(part for part in (self.background, recent, self.recall) if part)
 
+    def _repr_html_(self) -> str:  # Jupyter's rich display
+        from core.html import esc, fragment, step_html, step_link
+        facts = [f"{len(self.recent)} recent steps"]
+        if self.tokens is not None:
+            facts.append(f"{self.tokens} tokens")
+        if self.summary_upto is not None:
+            facts.append(f"summary covers steps up to {self.summary_upto}")
+        if self.notes:
+            facts.append(f"notes of runs {', '.join(self.notes)}")
+        parts = [f'<div class="muted">context: {esc(" · ".join(facts))}</div>']
+        if self.retrieved:
+            parts.append(f'<div class="field recalled"><span class="label">retrieved</span>'
+                         f'{"".join(step_link(i) for i in self.retrieved)}</div>')
+        if self.background:
+            parts.append(f'<details class="background" open><summary>background</summary>'
+                         f'<pre>{esc(self.background)}</pre></details>')
+        parts.extend(step_html(step) for step in self.recent)
+        if self.recall:
+            parts.append(f'<details class="recall" open><summary>recall</summary>'
+                         f'<pre>{esc(self.recall)}</pre></details>')
+        return fragment("".join(parts))
+
 
 @runtime_checkable
 class Memory(Protocol):

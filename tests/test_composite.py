@@ -191,3 +191,20 @@ def test_on_the_live_backend_and_when_it_is_down():
         run = down.run("wikipedia_fact", "Thomas Edison | born")
     assert run.observation.startswith("Error: Wikipedia is unavailable")
     assert [(c.name, c.observation) for c in run.calls] == [("wikipedia_summary", run.observation)]
+
+
+def test_the_loop_stores_a_composite_tools_inner_calls_on_its_step_and_in_the_trace(wiki_registry, tmp_path):
+    from agent.config import AgentConfig
+    from agent.llm.replay import Replay
+    from agent.loop import Agent
+    from agent.trace import read_trace
+
+    llm = Replay(["Thought: One call.\nAction: wikipedia_fact\nAction Input: Thomas Edison | patents",
+                  "Thought: Done.\nAction: Final\nAction Input: He registered 1,093 patents in the United States."])
+    result = Agent(llm, wiki_registry, config=AgentConfig(trace_dir=tmp_path)).run("How many patents had Edison?")
+    inner = result.steps[0].tool_calls
+    assert [(call["name"], call["input"]) for call in inner] == [
+        ("wikipedia_summary", "Thomas Edison"), ("wikipedia_lookup", "Thomas Edison | patents")]
+    assert "1,093 patents" in inner[-1]["observation"] and "1,093 patents" in result.steps[0].observation
+    recorded = [event["step"] for event in read_trace(result.trace_path) if event["type"] == "step_recorded"]
+    assert recorded[0]["tool_calls"] == inner
