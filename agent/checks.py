@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 from agent.grounding import numbers_are_grounded
-from agent.outcomes import FinalCandidate
+from agent.outcomes import FinalCandidate, FinalCheck
+from core.llm import LLMError, Message
 from core.support import key_words, names, unsupported_names
 
 __all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "question_parts", "CHECKS"]
@@ -50,13 +51,57 @@ def every_part_answered(candidate: FinalCandidate) -> str | None:
             f"\"{missed[0]}\". Work that part out too, then give one Final answer covering every part.")
 
 
-CHECKS = {"numbers": numbers_are_grounded, "names": names_are_grounded, "parts": every_part_answered}
+JUDGE = """Question: {task}
+
+What the research found (the tools' results):
+{observations}
+
+Proposed final answer: {answer}
+
+Does the answer answer every part of the question, with every name and number in it stated by the results above? \
+Reply YES, or NO: and what is missing or unsupported, in one line."""
+JUDGE_GBNF = 'root ::= "YES" | "NO: " [^\\n]+\n'
 
 
-def checks_named(text: str) -> list:
-    """The checks of a comma-separated list of names (ValueError naming the valid ones otherwise)."""
+def answer_judge(llm) -> FinalCheck:
+    """A check that is an LLM call: the model (the --aux-model, when given) judges the answer against the
+    observations. A judge that cannot be reached accepts: a check must not end the run."""
+    def judge(candidate: FinalCandidate) -> str | None:
+        observations = [step for step in candidate.steps if not step.is_final and step.observation]
+        shown = "\n".join(f"- {step.action}({step.action_input[:60]!r}): {' '.join(step.observation.split())[:240]}"
+                          for step in observations[-8:]) or "(nothing)"
+        prompt = JUDGE.format(task=candidate.task, observations=shown, answer=candidate.answer)
+        try:
+            verdict = llm.complete([Message(role="user", content=prompt)], grammar=JUDGE_GBNF).text.strip()
+        except LLMError:
+            return None
+        if not verdict.upper().startswith("NO"):
+            return None
+        reason = verdict.split(":", 1)[1].strip() if ":" in verdict else "it is not supported by the results"
+        return (f"Check before finishing: a reviewer says {reason} Fix that with the tools, or if the answer is right "
+                "as it is, repeat the same Final answer.")
+    judge.__name__ = "answer_judge"
+    return judge
+
+
+CHECKS = {"numbers": numbers_are_grounded, "names": names_are_grounded, "parts": every_part_answered,
+          "judge": answer_judge}
+_NEED_LLM = ("judge",)
+
+
+def check_names(text: str) -> list[str]:
+    """The names in a comma-separated list, each a known check (ValueError naming the valid ones otherwise)."""
     names_given = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names_given if name not in CHECKS]
     if unknown:
         raise ValueError(f"unknown final-answer check {', '.join(unknown)}: choose from {', '.join(CHECKS)}")
-    return [CHECKS[name] for name in dict.fromkeys(names_given)]
+    return names_given
+
+
+def checks_named(text: str, llm=None) -> list:
+    """The checks of a comma-separated list of names (ValueError naming the valid ones otherwise). llm: the model
+    for the checks that are LLM calls."""
+    names_given = check_names(text)
+    if llm is None and any(name in _NEED_LLM for name in names_given):
+        raise ValueError("the judge check needs a model")
+    return [CHECKS[name](llm) if name in _NEED_LLM else CHECKS[name] for name in dict.fromkeys(names_given)]

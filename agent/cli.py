@@ -14,14 +14,27 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from core.chroma import ChromaServerError
+from core.paths import StorageError
+from core.secrets import RedactingFilter, RedactingStream
 from core.settings import SettingsError, load_settings
 from memory.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
+MAX_QUESTION_CHARS = 20_000  # a research question, not a document: longer ones are refused (exit 2)
+
+
 class UsageError(Exception):
     """Bad input from the user: printed as one clear line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (what is wrong, and where help is) rather than a usage block."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see: {self.prog} --help)\n")
 
 
 # The CLI is the application: it, and no library module, sets how the process behaves. The embedder loads from
@@ -31,6 +44,16 @@ _PROCESS_ENVIRONMENT = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Whatever the command writes passes through redaction: no API key or Chroma token in output, logs or errors.
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = RedactingStream(sys.stdout), RedactingStream(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: list[str] | None) -> int:
     for name, value in _PROCESS_ENVIRONMENT.items():
         os.environ.setdefault(name, value)
     parser = _parser()
@@ -38,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # no hard wraps: ids and paths stay whole in logs
     logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, RedactingFilter) for f in handler.filters):
+            handler.addFilter(RedactingFilter())
     try:
         settings = load_settings()  # every environment variable, checked before any work
     except SettingsError as exc:
@@ -51,6 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/yellow]")
         return EXIT_INTERRUPTED
+    except ChromaServerError as exc:  # its message names the server and what went wrong
+        if settings.debug:
+            raise
+        err.print(f"[red]ponder: {escape(str(exc))}[/red]")
+        return EXIT_ERROR
+    except StorageError as exc:  # PONDER_HOME or the store cannot be used: its message names the path
+        if settings.debug:
+            raise
+        err.print(f"[red]ponder: {escape(str(exc))}[/red]")
+        return EXIT_ERROR
     except Exception as exc:  # last resort: a clear line instead of a traceback (set PONDER_DEBUG=1 for it)
         if settings.debug:
             raise
@@ -59,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ponder", description="A memory-augmented ReAct research agent.")
+    p = _Parser(prog="ponder", description="A memory-augmented ReAct research agent.")
     sub = p.add_subparsers(dest="command", required=True)
 
     ask = sub.add_parser("ask", help="answer a question")
@@ -150,7 +186,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    "path for the local backend, or a model name on the same OpenAI-compatible server")
     p.add_argument("--check", default="numbers", metavar="NAMES",
                    help="final-answer checks that may send an answer back: numbers (default), names (every name "
-                   "it gives must appear in an observation about the question), parts (every part answered)")
+                   "it gives must appear in an observation about the question), parts (every part answered), judge "
+                   "(the --aux-model, or the model, reviews the answer against the observations)")
     p.add_argument("--plan", action="store_true", help="write a numbered plan first; every prompt shows it with "
                    "the items done so far checked off, and it is rewritten when a lookup for an item finds nothing")
     p.add_argument("--reflect", nargs="?", type=_retries, const=1, default=0, metavar="N",
@@ -161,6 +198,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--remember", nargs="?", const="default", metavar="SPACE",
                    help="keep and recall facts across runs in a named memory space (default: 'default')")
     p.add_argument("--wiki", choices=("offline", "live", "auto"), help="Wikipedia backend (PONDER_WIKI)")
+    p.add_argument("--approve", metavar="TOOLS", default="",
+                   help="comma-separated tools whose every call you approve or deny at a prompt (no terminal: denied)")
     p.add_argument("--tool", action="append", default=[], metavar="NAME",
                    help="add an optional tool: wikipedia_fact (entity | what: summary, then the sentences holding "
                    "the keyword, in one call; its inner calls are in the trace)")
@@ -176,6 +215,15 @@ def cmd_ask(args, err: Console) -> int:
     question = args.question.strip()
     if not question:
         raise UsageError("the question is empty: ponder ask \"What is 15 raised to the power of 2?\"")
+    raw = question.encode("utf-8", "surrogateescape")  # undecodable argv bytes arrive as lone surrogates
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"the question is not valid UTF-8 text (byte 0x{raw[exc.start]:02x} at byte {exc.start}); "
+                         "pass it in UTF-8") from None
+    if len(question) > MAX_QUESTION_CHARS:
+        raise UsageError(f"the question is {len(question):,} characters long; the limit is {MAX_QUESTION_CHARS:,}: "
+                         "ask the question itself, the agent looks up the material")
     from agent.loop import new_run_id
     return _run(args, err, question, new_run_id())
 
@@ -207,7 +255,7 @@ def _run_info(store, run_id: str):
 
 
 def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
-    from agent.checks import checks_named
+    from agent.checks import check_names, checks_named
     from agent.config import AgentConfig
     from agent.display import LiveView
     from agent.llm.select import select_llm
@@ -216,20 +264,21 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from agent.reflection import solve
     from core.clock import SYSTEM_CLOCK
     from core.llm import LLMError
-    from core.paths import ponder_home
+    from core.paths import ponder_home, writable_dir
     from memory.strategies import make_memory
     from tools.defaults import default_tools
     from tools.wiki_select import make_backend
 
     try:
-        checks = checks_named(args.check)
+        check_names(args.check)  # before any model loads; the judge check gets its model below
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.step and args.reflect:
         raise UsageError("--step and --reflect do not go together: a stepped run is yours to steer")
-    config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds, final_answer_checks=checks,
+    config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds,
                          trace_dir=args.trace_dir or ponder_home() / "runs", plan=args.plan,
-                         reflect_retries=args.reflect)
+                         reflect_retries=args.reflect, approver=_terminal_approver(err))
+    writable_dir(config.trace_dir, "the trace directory")  # before the run is stored: no run without its trace
     try:
         llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend, n_ctx=args.ctx,
                          prompt_cache=True)
@@ -241,13 +290,17 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     except LLMError as exc:
         err.print(f"[red]ponder: {exc}[/red]")
         return EXIT_ERROR
+    config.final_answer_checks = checks_named(args.check, llm=aux)
     aux_name = f" · side work: {aux.name}" if aux is not llm else ""
     err.print(f"[dim]model: {llm.name}{aux_name} · memory: {args.memory} · run: {run_id}[/dim]")
     try:
         tools = default_tools(make_backend(args.wiki), extra=args.tool)
+        tools.require_approval([name.strip() for name in args.approve.split(",") if name.strip()])
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), args.ctx)
+
+    opened: list[str] = []  # attempts whose run is open in the store
 
     def attempt(number: int, lessons: list[str]) -> Agent:
         """The agent of one attempt: a --reflect retry is a run of its own (run id -retryN) with the lessons."""
@@ -260,6 +313,7 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
                                  **({"token_budget": budget} if budget else {}))
         except ValueError as exc:  # a bad --remember space name
             raise UsageError(str(exc)) from None
+        opened.append(attempt_id)
         return Agent(llm, tools, memory=memory, config=config, run_id=attempt_id, aux_llm=aux, lessons=lessons)
 
     view = None if args.quiet else LiveView(err)
@@ -274,6 +328,13 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     except KeyboardInterrupt:  # the agent stored every finished step and marked the run interrupted
         err.print(f"[yellow]continue with: ponder resume {run_id}[/yellow]")
         raise
+    except ChromaServerError as exc:  # every step finished before it is stored on the server
+        if load_settings().debug:
+            raise
+        err.print(f"[red]ponder: {escape(str(exc))}[/red]")
+        if opened:
+            err.print(f"[yellow]once the Chroma server is back, continue with: ponder resume {opened[-1]}[/yellow]")
+        return EXIT_ERROR
     if args.json:
         print(result.model_dump_json(indent=2))
     elif result.answer:
@@ -283,9 +344,25 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     if result.stop_reason.value == "llm_error":
         if args.quiet:  # the live view, which shows the error, is off
             err.print(f"[red]ponder: {escape(result.error or 'the LLM call failed')}[/red]")
+        # every finished step is stored: once the model answers again the run goes on from them
+        err.print(f"[yellow]continue with: ponder resume {result.run_id}[/yellow]")
         return EXIT_ERROR
     err.print(f"[yellow]stopped: {result.stop_reason.value}[/yellow]")
     return EXIT_LIMIT
+
+
+def _terminal_approver(err: Console):
+    """Asks the person at the terminal about each call of a tool that needs approval; without one, denies."""
+    def approve(tool: str, action_input: str) -> bool:
+        if not sys.stdin.isatty():
+            err.print(f"[yellow]denied {escape(tool)}: no terminal to ask for approval[/yellow]")
+            return False
+        try:
+            answer = err.input(f"Allow [bold]{escape(tool)}[/bold]({escape(repr(action_input[:200]))})? \\[y/N] ")
+        except EOFError:
+            return False
+        return answer.strip().lower() in ("y", "yes")
+    return approve
 
 
 STEP_KEYS = "[bold]Enter[/bold] run it · [bold]e[/bold] edit the action · [bold]o[/bold] write the observation · " \
@@ -354,7 +431,7 @@ def cmd_trace(args, err: Console) -> int:
             page = render_trace_html(events, source=str(path))
         else:
             print_trace(events, Console(highlight=False, soft_wrap=True))
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:  # fields of the wrong shape
         raise UsageError(f"{path} is not a Ponder trace: {exc}") from None
     if args.html:
         try:

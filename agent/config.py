@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from pydantic import BaseModel, Field
 
@@ -31,5 +32,8 @@ class AgentConfig(BaseModel):
     # --reflect: after a failed run (stopped by a limit, or a Final answer the checks still reject) a lesson is
     # written and the question is tried again with it, at most reflect_retries times (agent.reflection).
     reflect_retries: int = Field(0, ge=0, le=5)
+    # Decides each call of a tool marked needs_approval: approver(tool name, action input) -> True to run it. None
+    # denies them all (nobody to ask). The CLI asks the person at the terminal (--approve).
+    approver: Callable[[str, str], bool] | None = None
     force_final_answer: bool = True  # at max_steps or repeated_action, one last call asks for the best answer
     trace_dir: Path | None = None    # None: no trace file

@@ -27,6 +27,7 @@ from agent.outcomes import (
     Outcome,
     ParseFailed,
     RepeatWarned,
+    ToolDenied,
     ToolObserved,
 )
 from agent.parser import Parsed, parse
@@ -151,7 +152,8 @@ class Agent:
                             action_input=parsed.action_input, observation=outcome.observation, raw=completion.text,
                             parse_status=parsed.status, usage=completion.usage, started_at=started,
                             outcome=outcome.kind, timings=timings, verdicts=getattr(outcome, "verdicts", {}),
-                            tool_calls=getattr(outcome, "calls", []), injected=self.injections.take_used())
+                            tool_calls=getattr(outcome, "calls", []), injected=self.injections.take_used(),
+                            approval=self._approval_of(parsed, outcome))
                 self._record(memory, step, shown)
                 state.apply(step, outcome)
                 yield _log(trace, StepRecorded(step=step))
@@ -258,6 +260,9 @@ class Agent:
         observation = self.injections.take_observation()
         if observation is not None:
             return ToolObserved(observation, 0.0)
+        if not self._approved(parsed):
+            return ToolDenied(f"Denied: the user did not allow {parsed.action} with this input, so it did not run. "
+                              "Do not ask for it again: use another tool, or answer from what you have.")
         earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))
         if earlier:
             return RepeatWarned(
@@ -269,6 +274,19 @@ class Agent:
                                                  self.config.tool_timeout_seconds, parsed.action)
         return ToolObserved(clean_observation(observation, self.config.observation_max_chars), seconds,
                             calls=[call.model_dump() for call in calls])
+
+    def _approval_of(self, parsed: Parsed, outcome: Outcome) -> str:
+        if isinstance(outcome, ToolDenied):
+            return "denied"
+        tool = self.tools.get(parsed.action)
+        return "approved" if isinstance(outcome, ToolObserved) and tool and tool.needs_approval else ""
+
+    def _approved(self, parsed: Parsed) -> bool:
+        tool = self.tools.get(parsed.action)
+        if tool is None or not tool.needs_approval:
+            return True
+        approver = self.config.approver
+        return bool(approver and approver(tool.name, parsed.action_input))
 
     def _run_tool(self, parsed: Parsed, calls: list) -> tuple[str, float]:
         run = self.tools.run(parsed.action, parsed.action_input)
@@ -326,7 +344,7 @@ class _RunState:
         self.consecutive_parse_errors = self.consecutive_parse_errors + 1 if isinstance(outcome, ParseFailed) else 0
         self.final_rejections += isinstance(outcome, FinalSentBack)
         self.repeated_tool = outcome.tool if isinstance(outcome, RepeatWarned) else None
-        if isinstance(outcome, (ToolObserved, RepeatWarned)):
+        if isinstance(outcome, (ToolObserved, RepeatWarned, ToolDenied)):  # asking again for a denied call repeats
             self.seen.setdefault(repeat_key(step.action, step.action_input), []).append(step.index)
 
     def repeats_over(self, limit: int) -> bool:
@@ -352,6 +370,8 @@ def _replayed(step: Step) -> Outcome:
         return ParseFailed(step.observation)
     if kind == "repeat_warning":
         return RepeatWarned(step.observation, tool=step.action)
+    if kind == "tool_denied":
+        return ToolDenied(step.observation)
     return ToolObserved(step.observation, step.timings.tool_seconds)
 
 

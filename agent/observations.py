@@ -7,10 +7,14 @@ from typing import Callable
 
 # A page or tool result must not be able to forge a step: line-leading step keywords get marked as quoted.
 _STEP_KEYWORD = re.compile(r"(?im)^(\s*[*_`>#-]*\s*)(thought|action input|action|observation|final answer)(\s*):")
+# Nor a turn: chat-template control tokens (<|im_end|>, <|im_start|>, Llama 3's <|start_header_id|>...) in the
+# text would be read as real turn boundaries, since llama.cpp tokenizes the rendered chat prompt with special
+# tokens on; without the bars they are plain text.
+_CHAT_TOKEN = re.compile(r"<\|(\w{1,40})\|>")
 
 
 def neutralise(text: str) -> str:
-    return _STEP_KEYWORD.sub(r"\1\2 (quoted)\3:", text)
+    return _CHAT_TOKEN.sub(r"<\1>", _STEP_KEYWORD.sub(r"\1\2 (quoted)\3:", text))
 
 
 def truncate(text: str, max_chars: int) -> str:

@@ -49,7 +49,14 @@ class RepeatWarned:
     kind: str = "repeat_warning"
 
 
-Outcome = Union[ToolObserved, FinalAccepted, FinalSentBack, ParseFailed, RepeatWarned]
+@dataclass(frozen=True)
+class ToolDenied:
+    """A call of a tool that needs approval, refused (by a person or the approver callback); the tool did not run."""
+    observation: str
+    kind: str = "tool_denied"
+
+
+Outcome = Union[ToolObserved, ToolDenied, FinalAccepted, FinalSentBack, ParseFailed, RepeatWarned]
 
 
 @dataclass(frozen=True)

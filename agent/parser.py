@@ -206,7 +206,7 @@ def _clip(text: str, limit: int = 60) -> str:
 def _is_json(text: str) -> bool:
     try:
         json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return True
 
@@ -241,7 +241,7 @@ def _json_candidates(text: str) -> Iterator[dict]:
         for start in starts:
             try:
                 value, _ = decoder.raw_decode(source, start)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: deeply nested JSON ({"a": {"a": ...)
                 continue
             if isinstance(value, dict):
                 yield value
@@ -291,6 +291,8 @@ def _parse_json(text: str) -> Parsed | None:
             parsed = _from_mapping(candidate)
         except _Problem as exc:
             problem = problem or exc
+            continue
+        except RecursionError:  # a value nested too deep to re-encode is no step
             continue
         if parsed is not None:
             return parsed

@@ -10,6 +10,8 @@ from typing import Iterator, TextIO
 
 from pydantic import BaseModel
 
+from core.secrets import redact
+
 
 class TraceWriter:
     def __init__(self, path: Path | None):
@@ -27,7 +29,7 @@ class TraceWriter:
         if self._file:
             # Each step is stored once, in its step_recorded event: the final result refers to them.
             exclude = {"result": {"steps"}} if getattr(event, "type", "") == "final" else None
-            self._file.write(event.model_dump_json(exclude=exclude) + "\n")
+            self._file.write(redact(event.model_dump_json(exclude=exclude)) + "\n")
             self._file.flush()
 
     def close(self) -> None:
@@ -44,7 +46,7 @@ def read_trace(path: str | Path) -> Iterator[dict]:
             continue
         try:
             yield json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested deeper than json can read
             if number == len(lines):
                 return
             raise ValueError(f"{path}:{number}: not a JSON line") from None

@@ -73,6 +73,7 @@ class Step(BaseModel):
     outcome: str = ""  # what the loop made of the step (see agent.outcomes), e.g. "tool", "final_sent_back"
     verdicts: dict[str, str] = Field(default_factory=dict)
     tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation
+    approval: str = ""  # for a tool that needs approval: "approved" or "denied"
     injected: list[str] = Field(default_factory=list)  # "action" / "observation": written by a person, not the model
     #                                                   or the tool (agent.stepping)  # a Final answer's checks: name -> "ok" or the message
 

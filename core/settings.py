@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     gguf: Path | None = Field(None, alias="PONDER_GGUF")
     openai_api_key: SecretStr | None = Field(None, alias="OPENAI_API_KEY")
     openai_base_url: str | None = Field(None, alias="OPENAI_BASE_URL")
+    llm_timeout: float = Field(60.0, gt=0, le=3600, alias="PONDER_LLM_TIMEOUT")
+    llm_retries: int = Field(3, ge=0, le=10, alias="PONDER_LLM_RETRIES")
     threads: int | None = Field(None, ge=1, le=512, alias="PONDER_THREADS")
     wiki: Literal["offline", "live", "auto"] = Field("auto", alias="PONDER_WIKI")
     wiki_api_url: str | None = Field(None, alias="PONDER_WIKI_API_URL")

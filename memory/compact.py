@@ -83,8 +83,7 @@ class CompactMemory(RunMemory):
     def _background(self) -> str:
         parts = [self._space_notes()]
         if self.summary is not None:
-            parts.append(f"Your notes on steps {self.summary.first}-{self.summary.upto} (those steps have left this "
-                         f"conversation):\n{self.summary.text}")
+            parts.append(f"{_notes_heading(self.summary.first, self.summary.upto)}\n{self.summary.text}")
         return "\n\n".join(part for part in parts if part)
 
     def _log_tokens(self) -> int:
@@ -98,6 +97,7 @@ class CompactMemory(RunMemory):
             if keep == self.config.recent_window or (keep and kept_tokens > KEPT_SHARE * self.config.token_budget):
                 break
             keep += 1
+        keep = max(keep, 1)  # the latest step always stays in the conversation, however long it is
         fold = log_steps[:len(log_steps) - keep]
         if not fold:
             return
@@ -112,19 +112,19 @@ class CompactMemory(RunMemory):
             text = truncate_to_tokens(extractive_notes(_without_carried(previous), fold),
                                       int(NOTES_SHARE * self.config.token_budget) // 2, self.counter)
         carried = _lost_lines(previous, text) + unsaved_facts(text, fold) + _unsaved_pages(text, fold)
-        text = self._bounded(_with_carried(text, carried))
-        self.summary = Summary(text=text, first=self.summary.first if self.summary else fold[0].index,
-                               upto=fold[-1].index)
+        first = self.summary.first if self.summary else fold[0].index
+        heading = self.counter.count(_notes_heading(first, fold[-1].index))  # shown above the notes, in their share
+        text = self._bounded(_with_carried(text, carried), int(NOTES_SHARE * self.config.token_budget) - heading)
+        self.summary = Summary(text=text, first=first, upto=fold[-1].index)
         self.store.save_summary(self.run_id, self.summary)
         self.store.embed_steps(self.run_id, fold)  # searchable from now on, in one batch
         self.log_from = fold[-1].index + 1
         log.info("compacted steps %d-%d into notes (%d tokens)", fold[0].index, fold[-1].index,
                  self.counter.count(text))
 
-    def _bounded(self, notes: str) -> str:
-        """Notes within their share of the budget: the oldest carried lines go first (their steps stay stored and
-        can be recalled), then the model's notes are cut."""
-        cap = int(NOTES_SHARE * self.config.token_budget)
+    def _bounded(self, notes: str, cap: int) -> str:
+        """Notes within `cap` tokens (their share of the budget): the oldest carried lines go first (their steps
+        stay stored and can be recalled), then the model's notes are cut."""
         body, carried = _without_carried(notes), _carried(notes)
         while carried and self.counter.count(_with_carried(body, carried)) > cap:
             carried.pop(0)
@@ -155,15 +155,12 @@ class CompactMemory(RunMemory):
             observation = truncate_to_tokens(" ".join(step.observation.split()), RECALL_OBSERVATION_TOKENS,
                                              self.counter)
             line = f"[step {step.index}] {step.action} {step.action_input}: {observation}"
-            room -= self.counter.count(line)
-            if room < 0:
+            if self.counter.count(_recall_text([*lines, (step.index, line)])) > room:  # its heading counts too
                 break
             lines.append((step.index, line))
         if not lines:
             return "", []
-        lines.sort()
-        return ("(Recalled from your earlier steps:\n" + "\n".join(line for _, line in lines) + ")",
-                [index for index, _ in lines])
+        return _recall_text(lines), sorted(index for index, _ in lines)
 
     def _task_embedding(self) -> np.ndarray:
         if self._task_vector is None:
@@ -182,6 +179,14 @@ class CompactMemory(RunMemory):
                     self._space_background = "Notes from earlier runs:\n" + "\n".join(
                         f"- {truncate_to_tokens(item.text, 120, self.counter)}" for item in items)
         return self._space_background
+
+
+def _recall_text(lines: list[tuple[int, str]]) -> str:
+    return "(Recalled from your earlier steps:\n" + "\n".join(line for _, line in sorted(lines)) + ")"
+
+
+def _notes_heading(first: int, upto: int) -> str:
+    return f"Your notes on steps {first}-{upto} (those steps have left this conversation):"
 
 
 def _title(step: Step) -> str:

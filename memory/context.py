@@ -114,11 +114,13 @@ class Assembler:
                 break
         while len(shown) > 1 and not fits(shown):  # long thoughts: drop the oldest
             shown = shown[1:]
-        if not fits(shown):  # one step with a huge thought or input: cut those too
-            room = max(budget - heading, 8) // 2
-            shown = [shown[0].model_copy(update={
-                "thought": truncate_to_tokens(shown[0].thought, room, self.counter),
-                "action_input": truncate_to_tokens(shown[0].action_input, room, self.counter)})]
+        # One step with a huge thought, input or unparsed reply (shown instead of them): cut every field of it to
+        # half the room, then a quarter..., until it fits (at 0 tokens each only the labels are left).
+        step, room = shown[0], max(budget - heading, 8)
+        while room and not fits(shown):
+            room //= 2
+            shown = [step.model_copy(update={name: truncate_to_tokens(getattr(step, name), room, self.counter)
+                                             for name in ("thought", "action", "action_input", "observation", "raw")})]
         return [render_steps([step]) for step in shown], shown
 
 

@@ -14,9 +14,10 @@ from typing import Sequence
 
 import numpy as np
 
-from core.chroma import get_collection, make_client
+from core.chroma import ChromaServerError, get_collection, make_client
 from core.embedding import MINILM_DIM, Embedder, embedder_name, get_embedder
 from core.schema import Step
+from core.secrets import redact, redact_model
 from memory.records import Retrieved, RunInfo, SpaceItem, StepRecord, Summary, check_name
 
 RUN_PREFIX = "ponder-run-"
@@ -54,6 +55,8 @@ class Store:
             return self._collections[name]
         try:
             collection = self.client.get_collection(name, embedding_function=None)
+        except ChromaServerError:  # the server is away: not "no such run" (that would hide stored steps)
+            raise
         except Exception:  # Chroma raises NotFoundError / ValueError depending on the backend
             return None
         self._collections[name] = collection
@@ -112,6 +115,7 @@ class Store:
         """Persist one step (upsert: re-adding a step after a resume never duplicates it).
 
         embedding None stores the step now and its vector later (embed_steps): searches skip it until then."""
+        step = redact_model(step)  # a key a tool or the model echoed is not kept on disk
         metadata = self._step_metadata(run_id, step, retrieved)
         metadata["embedded"] = embedding is not None
         if embedding is None:
@@ -127,6 +131,7 @@ class Store:
         """Persist many steps at once (imports, benchmarks), embedding them in one batch when not given."""
         if not steps:
             return
+        steps = [redact_model(step) for step in steps]
         if embeddings is None:
             embeddings = self.embedder.embed([step.as_text() for step in steps])
         collection = self._collection(RUN_PREFIX + run_id)
@@ -187,8 +192,9 @@ class Store:
 
     def save_summary(self, run_id: str, summary: Summary) -> None:
         collection = self._collection(SUMMARY_PREFIX + run_id)
-        collection.upsert(ids=[f"{summary.upto:08d}"], embeddings=[self.embedder.embed([summary.text])[0].tolist()],
-                          documents=[summary.text],
+        text = redact(summary.text)
+        collection.upsert(ids=[f"{summary.upto:08d}"], embeddings=[self.embedder.embed([text])[0].tolist()],
+                          documents=[text],
                           metadatas=[{"run_id": run_id, "first": summary.first, "upto": summary.upto,
                                       "created": summary.created or time.time()}])
 
@@ -206,7 +212,7 @@ class Store:
 
     def remember(self, space: str, run_id: str, task: str, items: Sequence[tuple[str, str]]) -> None:
         """Store (kind, text) items of a finished run in the space; re-finishing a run replaces them."""
-        items = [(kind, text) for kind, text in items if text.strip()]
+        items = [(kind, redact(text)) for kind, text in items if text.strip()]
         if not items:
             return
         collection = self._collection(SPACE_PREFIX + check_name("memory space", space))

@@ -17,6 +17,17 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCAL_MODEL_THREADS = 2
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test shows the logs of the real servers its fixtures started (tests/server_process.py)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for node in item.listchain():  # a module- or session-scoped server is registered on its own node
+            for server in getattr(node, "real_servers", ()):
+                report.sections.append((f"{server.name} log ({server.log_path})", server.log_tail()))
+
+
 @pytest.fixture(scope="session")
 def test_data_dir() -> Path:
     path = Path(os.environ.get("PONDER_TEST_DATA") or ROOT / ".test-data")

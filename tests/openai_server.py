@@ -1,6 +1,7 @@
 """A tiny OpenAI-compatible server for tests: stdlib http.server on 127.0.0.1, a random port, its own thread.
 
-It answers POST .../chat/completions from a script of replies (completions, HTTP errors, delays) and
+It answers POST .../chat/completions from a script of replies (completions, HTTP errors, delays, raw bodies,
+and transport faults: a body cut short of its Content-Length, or a connection closed without any response) and
 GET .../models with a fixed list, and records every request so tests can assert on what the client sent.
 """
 from __future__ import annotations
@@ -21,6 +22,11 @@ class Reply:
     usage: tuple[int, int] | None = (11, 7)  # (prompt, completion); None sends no usage field
     raw_body: str | None = None              # sent verbatim instead of a completion / error object
     cached_tokens: int | None = None         # usage.prompt_tokens_details.cached_tokens, as caching servers send
+    fault: str | None = None                 # "truncate": headers promise more body than is sent, then close;
+    #                                          "drop": close the connection without sending any response
+
+
+FAULTS = ("truncate", "drop")
 
 
 def completion(text: str, **kwargs) -> Reply:
@@ -29,6 +35,16 @@ def completion(text: str, **kwargs) -> Reply:
 
 def error(status: int, message: str = "scripted error", **kwargs) -> Reply:
     return Reply(status=status, text=message, **kwargs)
+
+
+def truncated(**kwargs) -> Reply:
+    """A 200 whose body stops short of its Content-Length, then the connection closes."""
+    return Reply(text="never finished", fault="truncate", **kwargs)
+
+
+def dropped(**kwargs) -> Reply:
+    """The connection closes after the request is read, without any response."""
+    return Reply(fault="drop", **kwargs)
 
 
 @dataclass
@@ -105,6 +121,19 @@ class FakeOpenAIServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout test)
 
+            def _truncate(self, payload: str) -> None:
+                data = payload.encode()
+                self.close_connection = True
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data) + 1000))  # a promise never kept
+                    self.end_headers()
+                    self.wfile.write(data[: len(data) // 2])
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
             def do_GET(self) -> None:
                 self._record(None)
                 if self.path.endswith("/models"):
@@ -127,7 +156,13 @@ class FakeOpenAIServer:
                 reply = server.responder(body) if server.responder else server._next_reply()
                 if reply.delay:
                     server._closing.wait(reply.delay)
-                if reply.raw_body is not None:
+                if reply.fault is not None and reply.fault not in FAULTS:
+                    raise ValueError(f"unknown fault {reply.fault!r}: use one of {FAULTS}")
+                if reply.fault == "drop":
+                    self.close_connection = True  # the server closes the socket; nothing was written
+                elif reply.fault == "truncate":
+                    self._truncate(json.dumps(_completion_body(reply, (body or {}).get("model", ""))))
+                elif reply.raw_body is not None:
                     self._send(reply.status, reply.raw_body, reply.headers)
                 elif reply.status != 200:
                     payload = {"error": {"message": reply.text, "type": "test_error", "code": reply.status}}

@@ -1,6 +1,8 @@
 """The name and multi-part final-answer checks, on the cases that motivated them."""
 from __future__ import annotations
 
+import pytest
+
 from agent.checks import every_part_answered, names, names_are_grounded, question_parts
 from agent.outcomes import FinalCandidate
 from core.schema import Step
@@ -43,3 +45,30 @@ def test_an_answer_that_leaves_a_part_out_is_sent_back():
     assert verdict and '"What is Python"' in verdict
     assert every_part_answered(candidate(task, "Python is a programming language.")) is not None
     assert every_part_answered(candidate("Who invented the phonograph?", "Edison.")) is None  # one part
+
+
+def test_a_check_may_be_an_llm_call_and_its_verdict_is_on_the_final_step():
+    from agent.checks import answer_judge, checks_named
+    from agent.config import AgentConfig
+    from agent.llm.replay import Replay
+    from agent.loop import Agent
+    from tools.base import ToolRegistry
+    from tools.calculator import calculator
+
+    judge_llm = Replay(["NO: the answer names no product.", "YES"])
+    steps = ["Thought: Compute.\nAction: calculator\nAction Input: 6*7",
+             "Thought: Done.\nAction: Final\nAction Input: It is large.",
+             "Thought: Be precise.\nAction: Final\nAction Input: 6 times 7 is 42."]
+    config = AgentConfig(final_answer_checks=checks_named("numbers,judge", llm=judge_llm))
+    result = Agent(Replay(steps), ToolRegistry([calculator]), config=config).run("What is 6 times 7?")
+    assert result.answer == "6 times 7 is 42."
+    sent_back, accepted = result.steps[1], result.steps[2]
+    assert sent_back.outcome == "final_sent_back" and "a reviewer says the answer names no product." in \
+        sent_back.observation
+    assert sent_back.verdicts["answer_judge"].startswith("Check before finishing")
+    assert accepted.verdicts == {"numbers_are_grounded": "ok", "answer_judge": "ok"}
+    judged = judge_llm.calls[0][0].content
+    assert "calculator('6*7'): 42" in judged and "Proposed final answer: It is large." in judged
+    assert judge_llm.grammars == [answer_judge(judge_llm).__globals__["JUDGE_GBNF"]] * 2
+    with pytest.raises(ValueError):
+        checks_named("judge")  # no model to judge with

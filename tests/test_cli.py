@@ -189,7 +189,8 @@ def test_side_work_goes_to_the_aux_model(runs):
 def test_bad_input_exits_2_with_one_clear_line(tmp_path, args, message):
     proc = ponder(args, ponder_env(tmp_path, closed_port_url()))
     assert_clean_failure(proc, 2, message)
-    assert message in proc.stderr.strip().splitlines()[-1]
+    lines = [line for line in proc.stderr.strip().splitlines() if not line.startswith("model: ")]  # the run's header
+    assert len(lines) == 1, proc.stderr  # one line: no usage block, no traceback
 
 
 # ---- trace -------------------------------------------------------------------------------------------------

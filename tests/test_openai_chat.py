@@ -5,7 +5,7 @@ import socket
 import time
 
 import pytest
-from openai_server import FakeOpenAIServer, Reply, completion, error
+from openai_server import FakeOpenAIServer, Reply, completion, dropped, error, truncated
 
 from agent.llm.openai_chat import LOCAL_DUMMY_KEY, MAX_STOP_SEQUENCES, OpenAIChat
 from core.llm import LLM, STOP_SEQUENCES, LLMError, Message
@@ -142,6 +142,30 @@ def test_slow_server_times_out_after_bounded_retries():
     assert "after 2 attempts" in str(info.value)
     assert len(server.chat_requests()) == 2
     assert elapsed < 5.0  # gave up on its own timeout, never waited for the slow reply
+
+
+@pytest.mark.parametrize("fault, cause", [(truncated, "peer closed connection without sending complete message"),
+                                          (dropped, "Server disconnected without sending a response")],
+                         ids=["truncated-body", "dropped-connection"])
+def test_a_broken_connection_is_retried_then_a_clear_error(fault, cause):
+    with serve(fault(), completion("second try")) as server:
+        assert OpenAIChat(model="m", base_url=server.url, **FAST).complete(MESSAGES).text == "second try"
+    with serve(*[fault()] * 3) as server, pytest.raises(LLMError) as info:
+        OpenAIChat(model="m", base_url=server.url, max_retries=2, **FAST).complete(MESSAGES)
+    assert len(server.chat_requests()) == 3
+    message = str(info.value)
+    assert "after 3 attempts" in message and f"connection lost ({cause}" in message and "cannot connect" not in message
+
+
+def test_timeout_and_retries_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PONDER_LLM_TIMEOUT", "0.3")
+    monkeypatch.setenv("PONDER_LLM_RETRIES", "1")
+    with serve(completion("late", delay=5.0), completion("late", delay=5.0), completion("unused")) as server:
+        llm = OpenAIChat(model="m", base_url=server.url, **FAST)
+        assert (llm.timeout, llm.max_retries) == (0.3, 1)
+        with pytest.raises(LLMError, match=r"after 2 attempts.*no answer within 0.3 s.*PONDER_LLM_TIMEOUT"):
+            llm.complete(MESSAGES)
+    assert len(server.chat_requests()) == 2
 
 
 def test_unreachable_server_is_a_clear_error():

@@ -27,6 +27,8 @@ def test_every_variable_is_in_the_readme():
     ("PONDER_BACKEND", "gpt", "PONDER_BACKEND='gpt'"),
     ("PONDER_EMBEDDER", "bert", "PONDER_EMBEDDER"),
     ("PONDER_CHROMA_SSL", "perhaps", "PONDER_CHROMA_SSL"),
+    ("PONDER_LLM_TIMEOUT", "0", "PONDER_LLM_TIMEOUT='0'"),
+    ("PONDER_LLM_RETRIES", "11", "PONDER_LLM_RETRIES='11'"),
 ])
 def test_a_bad_value_names_the_variable(monkeypatch, name, value, message):
     monkeypatch.setenv(name, value)

@@ -32,8 +32,11 @@ class Tool:
     # Parameters the caller supplies, not the model: left out of the input schema (see CompositeTool).
     injected: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, fn: Callable[..., Any], name: str | None = None, description: str | None = None):
+    def __init__(self, fn: Callable[..., Any], name: str | None = None, description: str | None = None,
+                 needs_approval: bool = False):
+        """needs_approval: every call waits for a yes from the agent's approver (a person at the CLI, a callback)."""
         self.fn = fn
+        self.needs_approval = needs_approval
         self.name = name or fn.__name__
         self.description = (description or inspect.getdoc(fn) or "").strip()
         hints = get_type_hints(fn)
@@ -95,10 +98,11 @@ def tool_arguments(action_input: str, params: list[str], name: str = "the tool")
     return {params[0]: text}
 
 
-def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, description: str | None = None):
-    """Decorator: turn a typed function into a Tool. Usable as @tool or @tool(name="...")."""
+def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, description: str | None = None,
+         needs_approval: bool = False):
+    """Decorator: turn a typed function into a Tool. Usable as @tool or @tool(name="...", needs_approval=True)."""
     def wrap(f: Callable[..., Any]) -> Tool:
-        return Tool(f, name=name, description=description)
+        return Tool(f, name=name, description=description, needs_approval=needs_approval)
     return wrap(fn) if fn is not None else wrap
 
 
@@ -114,6 +118,14 @@ class ToolRegistry:
         t = t if isinstance(t, Tool) else Tool(t)
         self._tools[t.name] = t
         return t
+
+    def require_approval(self, names) -> None:
+        """Mark these tools as needing approval (ValueError naming the registered tools for an unknown one)."""
+        unknown = [name for name in names if self.get(name) is None]
+        if unknown:
+            raise ValueError(f"no tool named {', '.join(unknown)}: the tools are {', '.join(self.names)}")
+        for name in names:
+            self.get(name).needs_approval = True
 
     def remove(self, name: str) -> None:
         self._tools.pop(name, None)

@@ -98,6 +98,12 @@ def _comb_perm(fn: Callable[[int, int], int], name: str) -> Callable[[Number, Nu
             digits = _log_gamma_digits(n) - _log_gamma_digits(n - k)
             if name == "comb":
                 digits -= _log_gamma_digits(min(k, n - k))
+            # For n much larger than k the lgamma difference cancels to about 0 in floating point (comb(10**300,
+            # 5000) would build a 1.5-million-digit number first): a lower bound that cannot cancel settles it.
+            j = min(k, n - k) if name == "comb" else k
+            if j:
+                digits = max(digits, j * (math.log10(n) - math.log10(j)) if name == "comb"
+                             else j * math.log10(n - j + 1))
             if digits > MAX_INT_DIGITS:
                 raise ToolError(f"{name}({_brief(n)}, {_brief(k)}) is too large (more than {MAX_INT_DIGITS:,} digits)")
         return fn(n, k)

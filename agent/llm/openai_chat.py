@@ -2,8 +2,13 @@
 
 Configuration comes from arguments, else the environment: OPENAI_API_KEY, OPENAI_BASE_URL, PONDER_MODEL.
 Retries are done here, not by the client (its max_retries is 0), so the policy is explicit and tested:
-429, 5xx, timeouts and connection errors are retried with bounded exponential backoff plus jitter, honouring a
-server's Retry-After; everything else becomes an LLMError that says what to check.
+408, 409, 429, 5xx, timeouts and broken connections (refused, dropped, a body cut short) are retried with bounded
+exponential backoff plus jitter, honouring a server's Retry-After; everything else (other 4xx, a 200 whose body
+is not a completion) becomes an LLMError at once that says what to check.
+
+A call gives up within a bounded time: at most (retries + 1) requests of at most `timeout` seconds of silence each
+(PONDER_LLM_RETRIES, default 3; PONDER_LLM_TIMEOUT, default 60 s), and between them waits of at most
+`backoff_max` (20 s) each, so about 4 min with the defaults.
 """
 from __future__ import annotations
 
@@ -26,9 +31,13 @@ _RETRYABLE_STATUS = {408, 409, 429}
 
 class OpenAIChat:
     def __init__(self, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
-                 timeout: float = 60.0, max_retries: int = 3, temperature: float = 0.0, max_tokens: int = 512,
-                 *, backoff_base: float = 0.5, backoff_max: float = 20.0):
+                 timeout: float | None = None, max_retries: int | None = None, temperature: float = 0.0,
+                 max_tokens: int = 512, *, backoff_base: float = 0.5, backoff_max: float = 20.0):
+        """timeout, max_retries: per request, and retries after the first; default PONDER_LLM_TIMEOUT (60 s),
+        PONDER_LLM_RETRIES (3)."""
         settings = load_settings()
+        timeout = settings.llm_timeout if timeout is None else timeout
+        max_retries = settings.llm_retries if max_retries is None else max_retries
         self.base_url = (base_url or settings.openai_base_url or OPENAI_URL).rstrip("/")
         custom_server = self.base_url != OPENAI_URL
         api_key = api_key or (settings.openai_api_key.get_secret_value() if settings.openai_api_key else None)
@@ -79,19 +88,27 @@ class OpenAIChat:
         return first.id
 
     def _with_retries(self, call, what: str):
-        last_problem = ""
+        last_problem, advice = "", ""
         for attempt in range(self.max_retries + 1):
             retry_after = None
             try:
                 return call()
             except openai.APITimeoutError:
                 last_problem = f"no answer within {self.timeout:g} s (timeout)"
+                advice = "Check that the server is not stuck, or raise PONDER_LLM_TIMEOUT if it is just slow."
             except openai.APIConnectionError as exc:
-                last_problem = f"cannot connect ({_root_cause(exc)})"
+                if _never_connected(exc):
+                    last_problem = f"cannot connect ({_root_cause(exc)})"
+                    advice = "Check that the server is running and OPENAI_BASE_URL is right."
+                else:  # connected, then the server dropped the connection or cut its reply short
+                    last_problem = f"connection lost ({_root_cause(exc)})"
+                    advice = "Check that the server (or a proxy before it) is healthy and OPENAI_BASE_URL is right."
             except openai.APIStatusError as exc:
                 if exc.status_code not in _RETRYABLE_STATUS and exc.status_code < 500:
                     raise LLMError(self._status_message(exc, what)) from None
                 last_problem = f"HTTP {exc.status_code}: {_server_message(exc)}"
+                advice = ("The server is rate-limiting: wait, then try again." if exc.status_code == 429 else
+                          "The server at OPENAI_BASE_URL is failing or overloaded: check it, then try again.")
                 retry_after = _retry_after_seconds(exc.response)
             except (openai.APIError, ValueError) as exc:  # e.g. a 200 whose body is not JSON
                 raise LLMError(f"{self.base_url} sent an unusable {what} response ({exc}); is it an "
@@ -99,7 +116,7 @@ class OpenAIChat:
             if attempt < self.max_retries:
                 time.sleep(self._delay(attempt, retry_after))
         raise LLMError(f"{what} failed after {self.max_retries + 1} attempts at {self.base_url}: {last_problem}. "
-                       f"Check that the server is running and OPENAI_BASE_URL is right.")
+                       f"{advice}")
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -124,6 +141,17 @@ def _server_message(exc: openai.APIStatusError) -> str:
     if isinstance(body, str) and body.strip():
         return body.strip()[:300]
     return exc.message
+
+
+def _never_connected(exc: BaseException) -> bool:
+    """Did the connection itself fail (refused, no such host), rather than break once made? The HTTP library's
+    ConnectError is told by name: openai may bring its own copy of the library."""
+    chain = []
+    while exc is not None:
+        chain.append(exc)
+        exc = exc.__cause__
+    return len(chain) == 1 or any(type(e).__name__ == "ConnectError" or isinstance(e, ConnectionRefusedError)
+                                  for e in chain)
 
 
 def _root_cause(exc: BaseException) -> str:
