@@ -83,7 +83,8 @@ class CompactMemory(RunMemory):
     def _background(self) -> str:
         parts = [self._space_notes()]
         if self.summary is not None:
-            parts.append(f"{_notes_heading(self.summary.first, self.summary.upto)}\n{self.summary.text}")
+            parts.append(f"Your notes on steps {self.summary.first}-{self.summary.upto} (those steps have left this "
+                         f"conversation):\n{self.summary.text}")
         return "\n\n".join(part for part in parts if part)
 
     def _log_tokens(self) -> int:
@@ -112,19 +113,19 @@ class CompactMemory(RunMemory):
             text = truncate_to_tokens(extractive_notes(_without_carried(previous), fold),
                                       int(NOTES_SHARE * self.config.token_budget) // 2, self.counter)
         carried = _lost_lines(previous, text) + unsaved_facts(text, fold) + _unsaved_pages(text, fold)
-        first = self.summary.first if self.summary else fold[0].index
-        heading = self.counter.count(_notes_heading(first, fold[-1].index))  # shown above the notes, in their share
-        text = self._bounded(_with_carried(text, carried), int(NOTES_SHARE * self.config.token_budget) - heading)
-        self.summary = Summary(text=text, first=first, upto=fold[-1].index)
+        text = self._bounded(_with_carried(text, carried))
+        self.summary = Summary(text=text, first=self.summary.first if self.summary else fold[0].index,
+                               upto=fold[-1].index)
         self.store.save_summary(self.run_id, self.summary)
         self.store.embed_steps(self.run_id, fold)  # searchable from now on, in one batch
         self.log_from = fold[-1].index + 1
         log.info("compacted steps %d-%d into notes (%d tokens)", fold[0].index, fold[-1].index,
                  self.counter.count(text))
 
-    def _bounded(self, notes: str, cap: int) -> str:
-        """Notes within `cap` tokens (their share of the budget): the oldest carried lines go first (their steps
-        stay stored and can be recalled), then the model's notes are cut."""
+    def _bounded(self, notes: str) -> str:
+        """Notes within their share of the budget: the oldest carried lines go first (their steps stay stored and
+        can be recalled), then the model's notes are cut."""
+        cap = int(NOTES_SHARE * self.config.token_budget)
         body, carried = _without_carried(notes), _carried(notes)
         while carried and self.counter.count(_with_carried(body, carried)) > cap:
             carried.pop(0)
@@ -183,10 +184,6 @@ class CompactMemory(RunMemory):
 
 def _recall_text(lines: list[tuple[int, str]]) -> str:
     return "(Recalled from your earlier steps:\n" + "\n".join(line for _, line in sorted(lines)) + ")"
-
-
-def _notes_heading(first: int, upto: int) -> str:
-    return f"Your notes on steps {first}-{upto} (those steps have left this conversation):"
 
 
 def _title(step: Step) -> str:

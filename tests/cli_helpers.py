@@ -50,13 +50,13 @@ def start_ponder(args: list[str], env: dict[str, str], **popen) -> subprocess.Po
     return subprocess.Popen(ponder_command(*args), env=env, cwd=ROOT, text=True, **popen)
 
 
-def finish(proc: subprocess.Popen) -> subprocess.CompletedProcess:
+def finish(proc: subprocess.Popen, timeout: float = RUN_TIMEOUT) -> subprocess.CompletedProcess:
     try:
-        out, err = proc.communicate(timeout=RUN_TIMEOUT)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
         out, err = proc.communicate()
-        pytest.fail(f"ponder did not finish within {RUN_TIMEOUT} s; stderr:\n{err}")
+        pytest.fail(f"ponder did not finish within {timeout} s; stderr:\n{err}")
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 

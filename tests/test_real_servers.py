@@ -18,6 +18,7 @@ import pytest
 
 from tests.cli_helpers import (
     RUN_TIMEOUT,
+    finish,
     memory_json,
     ponder,
     ponder_env,
@@ -139,12 +140,8 @@ def test_ask_end_to_end_on_a_real_chroma_server_and_a_real_llama_cpp_server(tmp_
     env["PONDER_LLM_TIMEOUT"] = str(LLAMA_RUN_TIMEOUT)  # one request on a busy machine; not a behaviour change
     proc = start_ponder(["ask", "What is 15 raised to the power of 2?"], env,
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        out, err = proc.communicate(timeout=LLAMA_RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        pytest.fail(f"ponder did not finish within {LLAMA_RUN_TIMEOUT} s; stderr:\n{err}")
+    done = finish(proc, timeout=LLAMA_RUN_TIMEOUT)
+    out, err = done.stdout, done.stderr
 
     # The grammar is the local backend's: through a server the model writes free text, and its path may differ
     # from the in-process one. What holds on every path: it ends (answered, or stopped by a limit), cleanly, with

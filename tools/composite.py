@@ -13,7 +13,7 @@ import unicodedata
 from typing import Any, Callable, Sequence
 
 from tools.base import Tool, ToolCall, ToolError
-from tools.wikipedia import _clean_title, sentences_with_sections
+from tools.wikipedia import _clean_title, sentences_with_sections, split_page_input
 
 
 class Caller:
@@ -142,16 +142,6 @@ def _listed(sentences: list[str]) -> str:
     return "\n".join(f"{i}. {_shorten(s)}" for i, s in enumerate(shown, start=1))
 
 
-def _split_fact_input(entity: str, what: str) -> tuple[str, str]:
-    if not what.strip() and "|" in entity:
-        entity, what = entity.split("|", 1)
-    entity, what = _clean_title(entity), what.strip().strip("\"'").strip()
-    if not entity or not what:
-        raise ToolError('give the entity and what to find on its page, as {"entity": "Thomas Edison", '
-                        '"what": "born"} or as "Thomas Edison | born"')
-    return entity, what
-
-
 def _page_header(summary: str) -> re.Match | None:
     """The first line of a wikipedia_summary observation that found a page: "Title, description (source, url):"."""
     return _PAGE_HEADER.match((summary.splitlines() or [""])[0])
@@ -204,7 +194,7 @@ def make_wikipedia_fact(wiki_tools: Sequence[Tool]) -> CompositeTool:
         Finds the page (searching when the name is not an exact title), then the sentences that mention the
         keyword or a variant of it, else the introduction's sentences with numbers.
         """
-        entity, what = _split_fact_input(entity, what)
+        entity, what = split_page_input(entity, what, names=("entity", "what"))
         note, title, summary = "", entity, call("wikipedia_summary", entity)
         if _page_header(summary) is None:
             resolved = _resolve(call, entity, what, summary)

@@ -54,14 +54,18 @@ def sentences_with_sections(content: str) -> list[tuple[str, str]]:
     return result
 
 
-def _split_lookup_input(title: str, text: str) -> tuple[str, str]:
-    if not text.strip() and "|" in title:
-        title, text = title.split("|", 1)
-    title, text = _clean_title(title), text.strip().strip("\"'").strip()
-    if not title or not text:
-        raise ToolError('give the page title and the text to find, as {"title": "Thomas Edison", "text": "born"} '
-                        'or as "Thomas Edison | born"')
-    return title, text
+def split_page_input(page: str, text: str, names: tuple[str, str] = ("title", "text")) -> tuple[str, str]:
+    """A page and a text to find on it, given as two arguments or as "page | text" in the first."""
+    if not text.strip() and "|" in page:
+        page, text = page.split("|", 1)
+    page, text = _clean_title(page), text.strip().strip("\"'").strip()
+    if not page or not text:
+        first, second = names
+        asked = "the page title and the text to find" if names == ("title", "text") else \
+            f"the {first} and {second} to find on its page"
+        raise ToolError(f'give {asked}, as {{"{first}": "Thomas Edison", "{second}": "born"}} or as '
+                        '"Thomas Edison | born"')
+    return page, text
 
 
 def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
@@ -131,7 +135,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
 
         Like Ctrl+F on the page: returns the first few matching sentences with their section.
         """
-        title, text = _split_lookup_input(title, text)
+        title, text = split_page_input(title, text)
         page = load(title)
         if isinstance(page, str):
             return page
