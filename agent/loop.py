@@ -126,14 +126,8 @@ class Agent:
                 self._check_limits(state)
                 index = len(state.steps)
                 yield _log(trace, StepStarted(index=index))
-                started, memory_seconds = time.time(), time.perf_counter()
-                shown = memory.context()
-                messages = prompts.build_messages(
-                    task, shown, self.tools.describe(), today, lessons=self.lessons,
-                    plan=planner.plan.render() if planner and planner.plan else "",
-                    progress=planning.progress_line(planner.plan, state.steps) if planner and planner.plan else "")
-                shown.sent = messages  # memory may continue this very conversation (a cache-friendly compaction)
-                memory_seconds = time.perf_counter() - memory_seconds
+                started = time.time()
+                shown, messages, memory_seconds = self._prompt(memory, state, planner, today)
                 yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages]))
                 completion, llm_seconds = self._think(messages, state)
                 yield _log(trace, LLMOutput(index=index, text=completion.text, usage=completion.usage,
@@ -234,6 +228,18 @@ class Agent:
             raise StopRun(StopReason.token_budget)
         if state.consecutive_parse_errors >= cfg.max_consecutive_parse_errors:
             raise StopRun(StopReason.parse_errors)
+
+    def _prompt(self, memory: Memory, state: "_RunState", planner: planning.Planner | None,
+                today: str) -> tuple[Context, list[Message], float]:
+        """What memory shows, the messages built from it, and the seconds memory took."""
+        start = time.perf_counter()
+        shown = memory.context()
+        plan = planner.plan if planner else None
+        messages = prompts.build_messages(state.task, shown, self.tools.describe(), today, lessons=self.lessons,
+                                          plan=plan.render() if plan else "",
+                                          progress=planning.progress_line(plan, state.steps) if plan else "")
+        shown.sent = messages  # memory may continue this very conversation (a cache-friendly compaction)
+        return shown, messages, time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: "_RunState") -> tuple[Completion, float]:
         injected = self.injections.completion()
