@@ -42,6 +42,7 @@ from typing import Any, Iterable
 from pydantic import BaseModel
 
 from agent.bench.suites import BenchQuestion
+from tools.wikipedia import split_page_input
 
 # --- normalisation (fanoutqa/norm.py) -----------------------------------------------------------------------------
 
@@ -246,8 +247,6 @@ def pages_looked_up(steps: Iterable[Any], include_search: bool = False) -> list[
     observation's format isn't recognised, the title that was asked for is used. wikipedia_search only lists
     titles and retrieves no page, so its results count only with include_search=True.
     """
-    from tools.wikipedia import _split_lookup_input  # reads "Title | text" exactly as the tool does
-
     titles: list[str] = []
     for step in steps:
         action = _field(step, "action").strip().lower()
@@ -270,7 +269,7 @@ def pages_looked_up(steps: Iterable[Any], include_search: bool = False) -> list[
                 title = _input_title(action_input)
                 if not action_input.strip().startswith("{"):
                     try:
-                        title = _split_lookup_input(title, "")[0]                   # "Title | text"
+                        title = split_page_input(title, "")[0]  # "Title | text", read as the tool reads it
                     except Exception:
                         title = title.split(",", 1)[0].strip()                      # "Title, text"
             found = [title]
