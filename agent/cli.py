@@ -127,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--wiki", choices=("offline", "live", "auto"),
                        help="Wikipedia backend (default: live for fanoutqa-dev, else offline)")
     bench.add_argument("--limit", type=_positive_int, help="only the first N questions")
+    bench.add_argument("--ids", metavar="ID,ID,...", help="only the questions with these ids, in the suite's order")
     bench.add_argument("--per-kind", type=_positive_int, metavar="N",
                        help="only the first N questions of each kind (a stratified sample)")
     bench.add_argument("--max-steps", type=_positive_int, default=16, help="step limit per run")
@@ -136,6 +137,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="runs in flight at once (OpenAI-compatible servers; the local model runs one)")
     bench.add_argument("--out", type=Path, help="output directory (default: $PONDER_HOME/bench/<suite>-<time>)")
     bench.add_argument("--resume", type=Path, metavar="DIR", help="finish an interrupted bench in DIR")
+    bench.add_argument("--corpus", type=Path, metavar="FILE.jsonl",
+                       help="the documents the Wikipedia tools search (records of title and text, as "
+                            "PONDER_WIKI_CORPUS reads them) instead of the default offline corpus")
     bench.set_defaults(handler=cmd_bench)
 
     mem = sub.add_parser("memory", help="list runs, or show what a run stored and retrieved")

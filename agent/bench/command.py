@@ -10,8 +10,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from agent.bench import long_recall, report, runner
-from agent.bench.suites import SuiteError, load_questions, load_suite, suite_names
+from agent.bench import long_recall, provenance, report, runner
+from agent.bench.suites import SuiteError, load_questions, load_suite, suite_corpus, suite_names
 from memory.strategies import STRATEGIES
 
 LONG_RECALL = "long-recall"
@@ -63,6 +63,9 @@ def run(args, err: Console) -> int:
             args.suite, args.questions = header.get("suite_name"), header.get("questions_file")
             args.limit = args.limit or header.get("limit")
             args.per_kind = args.per_kind or header.get("per_kind")
+            args.ids = args.ids or header.get("ids")
+        args.corpus = args.corpus or header.get("corpus_file")
+        args.max_steps = header.get("max_steps") or args.max_steps
         args.strategies = args.strategies or header.get("strategies")
     if not (args.suite or args.questions):
         raise BenchUsageError(f"give --suite ({', '.join(all_suite_names())}) or --questions FILE.jsonl")
@@ -79,6 +82,8 @@ def run(args, err: Console) -> int:
         by_id = {s.id: s for s in scenarios}
         tools = default_tools(wiki)
         model_name = "scripted researcher (Replay, no LLM)"
+        model_identity = {"name": model_name}
+        corpus = None
         llm_for = lambda question: long_recall.llm_for(by_id[question.id])  # noqa: E731
         max_steps = max(s.steps for s in scenarios) + 2
         concurrency = 1
@@ -87,6 +92,12 @@ def run(args, err: Console) -> int:
             questions = load_questions(args.questions) if args.questions else load_suite(args.suite)
         except SuiteError as exc:
             raise BenchUsageError(str(exc)) from None
+        if args.ids:
+            wanted = [i.strip() for i in args.ids.split(",") if i.strip()]
+            unknown = sorted(set(wanted) - {q.id for q in questions})
+            if unknown:
+                raise BenchUsageError(f"no question with id {', '.join(unknown)} in {suite}")
+            questions = [q for q in questions if q.id in wanted]
         if args.per_kind:  # a stratified sample: the first N questions of each kind
             taken: Counter[str] = Counter()
             sample = []
@@ -97,11 +108,12 @@ def run(args, err: Console) -> int:
             questions = sample
         questions = questions[:args.limit] if args.limit else questions
         from agent.llm.select import select_llm
-        from tools.wiki_select import make_backend
         llm = select_llm(model=args.model, base_url=args.base_url, backend=args.backend, n_ctx=args.ctx)
-        tools = default_tools(make_backend(args.wiki or ("live" if suite.startswith("fanoutqa-dev") and
-                                                         suite != "fanoutqa-dev-offline" else "offline")))
+        corpus = args.corpus or (suite_corpus(args.questions) if args.questions else None)
+        wiki = _wiki(args.wiki, suite, corpus)
+        tools = default_tools(wiki)
         model_name = llm.name
+        model_identity = provenance.model_identity(llm)
         llm_for = lambda question: llm  # noqa: E731
         concurrency = args.concurrency
         if concurrency > 1 and type(llm).__name__ == "LocalLlama":
@@ -110,11 +122,16 @@ def run(args, err: Console) -> int:
             concurrency = 1
     settings = load_settings()
     store = Store(make_client("http") if settings.chroma_host else make_client("memory"))
+    first_command = header.get("command")
+    resumed = [*header.get("resumed_with", []), provenance.command_line()] if first_command else []
     header = {"suite": suite, "suite_name": args.suite, "questions_file": args.questions, "model": model_name,
-              "strategies": ",".join(strategies), "limit": args.limit, "per_kind": args.per_kind,
+              "strategies": ",".join(strategies), "limit": args.limit, "per_kind": args.per_kind, "ids": args.ids,
               "questions": len(questions), "max_steps": max_steps, "concurrency": concurrency,
-              "started": header.get("started") or runner.now(), "commit": runner.git_commit(Path(__file__).parents[2]),
-              "machine": runner.machine(), "ponder_home": str(ponder_home())}
+              "started": header.get("started") or runner.now(), "command": first_command or provenance.command_line(),
+              **({"resumed_with": resumed} if resumed else {}),
+              "corpus_file": str(corpus) if corpus else None,
+              **provenance.git_state(), "model_file": model_identity, "corpus": provenance.corpus_identity(wiki),
+              "machine": provenance.machine(), "ponder_home": str(ponder_home())}
     total = len(questions) * len(strategies)
     done_before = len({(r.question_id, r.strategy) for r in runner.read_records(out_dir)
                        if r.strategy in strategies and r.question_id in {q.id for q in questions}})
@@ -167,6 +184,22 @@ def write_outputs(records, strategies, header: dict, out_dir: Path, questions) -
                "plots": [p.name for p in plots], **extra}
     (out_dir / "summary.json").write_text(runner.dumps(summary), encoding="utf-8")
     return text
+
+
+def _wiki(mode: str | None, suite: str, corpus: Path | None):
+    """The Wikipedia backend of a bench: a suite's own documents when it brings them, else as asked (FanOutQA's
+    full dev set reads live Wikipedia, every other suite the offline corpus)."""
+    if corpus is not None:
+        if mode == "live":
+            raise BenchUsageError("--corpus gives the documents to search offline; it cannot go with --wiki live")
+        from tools.wiki_offline import CorpusError, OfflineWiki
+        try:
+            return OfflineWiki(corpus_path=corpus)
+        except CorpusError as exc:
+            raise BenchUsageError(str(exc)) from None
+    from tools.wiki_select import make_backend
+    return make_backend(mode or ("live" if suite.startswith("fanoutqa-dev") and suite != "fanoutqa-dev-offline"
+                                 else "offline"))
 
 
 def _out_dir(args) -> Path:

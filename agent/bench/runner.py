@@ -234,23 +234,6 @@ def run_bench(questions: Sequence[BenchQuestion], strategies: Sequence[str], *,
     return [done[(q.id, s)] for q in questions for s in strategies if (q.id, s) in done]
 
 
-def machine() -> dict:
-    import os
-    import platform
-    return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
-            "processor": platform.processor() or platform.machine()}
-
-
-def git_commit(root: Path) -> str | None:
-    import subprocess
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
-                             timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() or None
-
-
 def now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S %Z")
 

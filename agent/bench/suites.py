@@ -120,6 +120,8 @@ def load_questions(path: str | Path) -> list[BenchQuestion]:
         if not isinstance(record, dict):
             raise SuiteError(f'{where}: expected a JSON object like {{"question": ..., "answers": [...]}}, '
                              f"got {type(record).__name__}")
+        if _is_suite_header(record):
+            continue
         if "answers" not in record and "answer" in record:
             record["answers"] = [record.pop("answer")]
         for field in ("question", "answers"):
@@ -143,6 +145,32 @@ def load_questions(path: str | Path) -> list[BenchQuestion]:
     if not questions:
         raise SuiteError(f"{path}: no questions (the file is empty)")
     return questions
+
+
+def _is_suite_header(record: dict) -> bool:
+    """A line that describes the suite rather than a question: {"corpus": "docs.jsonl"}."""
+    return "corpus" in record and "question" not in record
+
+
+def suite_corpus(path: str | Path) -> Path | None:
+    """The documents a suite file names for its questions (a {"corpus": FILE} line; a relative path is read from
+    the suite file's folder), or None: the suite uses the default corpus."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None     # load_questions reports an unreadable file with its line
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line) if line.strip() else None
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and _is_suite_header(record):
+            if not isinstance(record["corpus"], str) or not record["corpus"].strip():
+                raise SuiteError(f'{path}:{number}: "corpus" must be the path of a JSONL file of title and text')
+            corpus = Path(record["corpus"]).expanduser()
+            return corpus if corpus.is_absolute() else path.parent / corpus
+    return None
 
 
 # --- FanOutQA ------------------------------------------------------------------------------------------------------

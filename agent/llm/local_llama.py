@@ -150,6 +150,15 @@ def ensure_default_model(models_dir: Path | None = None) -> Path:
     return target
 
 
+def model_sha256(path: Path) -> str:
+    """The SHA-256 of a GGUF file, for a benchmark's provenance: the default model's verified record when it
+    matches, else the file hashed (a few seconds a GB)."""
+    path = Path(path)
+    if path.name == DEFAULT_MODEL_FILE and _recorded_as_verified(path):
+        return DEFAULT_MODEL_SHA256
+    return _sha256_file(path)
+
+
 def resolve_model_path(model_path: str | os.PathLike | None = None) -> Path:
     """An explicit path, else $PONDER_GGUF, else the default model (assembled on first use)."""
     explicit = model_path or load_settings().gguf

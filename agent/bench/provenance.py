@@ -1,0 +1,68 @@
+"""Where a bench's figures came from, written by code into summary.json: the exact command line, the commit and
+whether the tree had uncommitted changes, the model file's SHA-256, the corpus fingerprint and the machine."""
+from __future__ import annotations
+
+import os
+import platform
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _git(*args: str, root: Path = REPO_ROOT) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def git_state(root: Path = REPO_ROOT) -> dict:
+    """{"commit": full hash or None, "dirty": True if tracked files differ from it}. Untracked files (a bench's
+    own output directory, say) do not make a tree dirty: they change no code that ran."""
+    commit = _git("rev-parse", "HEAD", root=root)
+    status = _git("status", "--porcelain", "--untracked-files=no", root=root) if commit else None
+    return {"commit": commit, "dirty": bool(status) if status is not None else None}
+
+
+def command_line(argv: list[str] | None = None) -> str:
+    argv = list(sys.argv if argv is None else argv)
+    if argv and Path(argv[0]).name in ("ponder", "__main__.py", "cli.py"):
+        argv[0] = "ponder"
+    return shlex.join(argv)
+
+
+def machine() -> dict:
+    return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
+            "processor": platform.processor() or platform.machine()}
+
+
+def model_identity(llm) -> dict:
+    """The model by name, and for a local GGUF by file and SHA-256 (a server's model has no file here)."""
+    identity = {"name": getattr(llm, "name", type(llm).__name__)}
+    path = getattr(llm, "model_path", None)
+    if path is not None:
+        from agent.llm.local_llama import model_sha256
+        identity.update(file=str(path), sha256=model_sha256(Path(path)))
+    return identity
+
+
+def corpus_identity(wiki) -> dict | None:
+    """The offline corpus the Wikipedia tools searched (path, fingerprint, pages); None for live Wikipedia."""
+    if getattr(wiki, "corpus_path", None) is None:
+        return {"backend": getattr(wiki, "name", type(wiki).__name__)} if wiki is not None else None
+    return {"backend": wiki.name, "path": str(wiki.corpus_path), "fingerprint": wiki.fingerprint,
+            "pages": len(wiki.docs)}
+
+
+def dirty_warning(header: dict) -> str | None:
+    """The report's first line when a run cannot be reproduced from its commit."""
+    if header.get("dirty"):
+        return (f"> **Measured on uncommitted changes** to {str(header.get('commit'))[:12]}: these figures cannot "
+                "be reproduced from a commit.")
+    if header.get("dirty") is None and "commit" in header and not header.get("provenance_missing"):
+        return "> Commit state unknown (not run from a git checkout)."
+    return None
