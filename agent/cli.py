@@ -58,6 +58,7 @@ def _main(argv: list[str] | None) -> int:
         os.environ.setdefault(name, value)
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # what was asked, for a bench's provenance
     err = Console(stderr=True, highlight=False, soft_wrap=True)  # no hard wraps: ids and paths stay whole in logs
     logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -137,10 +138,22 @@ def _parser() -> argparse.ArgumentParser:
                        help="runs in flight at once (OpenAI-compatible servers; the local model runs one)")
     bench.add_argument("--out", type=Path, help="output directory (default: $PONDER_HOME/bench/<suite>-<time>)")
     bench.add_argument("--resume", type=Path, metavar="DIR", help="finish an interrupted bench in DIR")
+    source.add_argument("--rescore", type=Path, metavar="DIR",
+                        help="re-score a stored bench in DIR with today's scorer and rewrite its report and plots")
+    bench.add_argument("--judge", metavar="MODEL", help="also ask this model (an OpenAI-compatible server's model, "
+                                                        "or a GGUF path) whether each answer is right; stored beside "
+                                                        "the rule-based verdict, with their agreement")
     bench.add_argument("--corpus", type=Path, metavar="FILE.jsonl",
                        help="the documents the Wikipedia tools search (records of title and text, as "
                             "PONDER_WIKI_CORPUS reads them) instead of the default offline corpus")
     bench.set_defaults(handler=cmd_bench)
+
+    score = sub.add_parser("score", help="score predictions from any system: one JSON verdict a line on stdout")
+    score.add_argument("file", type=Path, metavar="FILE.jsonl",
+                       help="lines of question, answers, prediction, and optionally options and tolerance")
+    score.add_argument("--judge", metavar="MODEL", help="also ask this model for its verdict (beside the rules')")
+    score.add_argument("--base-url", help="OpenAI-compatible server URL for --judge (OPENAI_BASE_URL)")
+    score.set_defaults(handler=cmd_score)
 
     mem = sub.add_parser("memory", help="list runs, or show what a run stored and retrieved")
     mem.add_argument("run_id", nargs="?")
@@ -403,10 +416,19 @@ def _step_through(agent, task: str, err: Console, view):
 
 
 def cmd_bench(args, err: Console) -> int:
-    from agent.bench.command import BenchUsageError, run
+    from agent.bench.command import BenchUsageError, rescore, run
 
     try:
-        return run(args, err)
+        return rescore(args, err) if args.rescore else run(args, err)
+    except BenchUsageError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_score(args, err: Console) -> int:
+    from agent.bench.command import BenchUsageError, score_file
+
+    try:
+        return score_file(args, err)
     except BenchUsageError as exc:
         raise UsageError(str(exc)) from None
 

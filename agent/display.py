@@ -32,7 +32,7 @@ class LiveView:
         elif isinstance(event, PlanMade):
             title = "plan" if event.revision == 0 else f"plan, revision {event.revision}"
             c.print(f"[blue]{title}:[/blue]\n{escape(event.plan)}" if event.plan
-                    else f"[yellow]no readable plan in the model's reply; going on without one[/yellow]")
+                    else "[yellow]no readable plan in the model's reply; going on without one[/yellow]")
         elif isinstance(event, LessonWritten):
             c.print(f"[yellow]attempt {event.attempt} failed: {escape(event.failure)}[/yellow]\n"
                     f"[blue]lesson:[/blue] {escape(event.lesson)}")

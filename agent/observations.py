@@ -1,21 +1,10 @@
 """Turning tool output into a safe, bounded observation, and running tools under a time limit."""
 from __future__ import annotations
 
-import re
 import threading
 from typing import Callable
 
-# A page or tool result must not be able to forge a step: line-leading step keywords get marked as quoted.
-_STEP_KEYWORD = re.compile(r"(?im)^(\s*[*_`>#-]*\s*)(thought|action input|action|observation|final answer)(\s*):")
-# Nor a turn: chat-template control tokens (<|im_end|>, <|im_start|>, Llama 3's <|start_header_id|>...) in the
-# text would be read as real turn boundaries, since llama.cpp tokenizes the rendered chat prompt with special
-# tokens on; without the bars they are plain text.
-_CHAT_TOKEN = re.compile(r"<\|(\w{1,40})\|>")
-
-
-def neutralise(text: str) -> str:
-    return _CHAT_TOKEN.sub(r"<\1>", _STEP_KEYWORD.sub(r"\1\2 (quoted)\3:", text))
-
+from core.untrusted import neutralise
 
 def truncate(text: str, max_chars: int) -> str:
     if len(text) <= max_chars:

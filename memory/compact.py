@@ -20,6 +20,7 @@ import numpy as np
 
 from core.llm import Message
 from core.schema import Step
+from core.untrusted import quoted_line
 from memory.base import Context
 from memory.records import Summary
 from memory.strategies import TASK_WEIGHT, THOUGHT_WEIGHT, RunMemory
@@ -197,7 +198,7 @@ def _unsaved_pages(notes: str, steps: list[Step]) -> list[str]:
     for step in steps:
         title = _title(step)
         if step.action in _WIKI_ACTIONS and title and title.lower() not in lowered and step.observation:
-            lines.append(f"- read {title}: {step.observation[:120]} (step {step.index})")
+            lines.append(f"- read {quoted_line(title, 80)}: {quoted_line(step.observation, 120)} (step {step.index})")
             lowered += " " + title.lower()
     return lines
 

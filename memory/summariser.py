@@ -12,6 +12,7 @@ from typing import Sequence
 
 from core.llm import Message
 from core.schema import Step
+from core.untrusted import neutralise, quoted_line
 from memory.base import render_steps
 from memory.tokens import TokenCounter, truncate_to_tokens
 
@@ -83,7 +84,9 @@ class Summariser:
             log.warning("summariser output for %s rejected (%s), keeping the previous summary", span, problem)
             return None
         text = "\n".join(line for line in text.strip().splitlines() if not _HEADING.match(line)).strip()
-        return truncate_to_tokens(text, self.max_tokens, self.counter)
+        # notes written from pages may echo a page's forged step lines or chat tokens: they go into every later
+        # prompt, so they are defused as observations are
+        return truncate_to_tokens(neutralise(text), self.max_tokens, self.counter)
 
     def _problem(self, text: str) -> str:
         stripped = (text or "").strip()
@@ -125,7 +128,7 @@ def unsaved_facts(notes: str, steps: Sequence[Step]) -> list[str]:
             new = {n for n in numbers_in(sentence) if n not in known}  # "2 parts" is no fact
             if new:
                 known |= new
-                lines.append(f"- {sentence.strip()[:CARRIED_CHARS]} (step {step.index})")
+                lines.append(f"- {quoted_line(sentence, CARRIED_CHARS)} (step {step.index})")
             if len(lines) == CARRIED_PER_STEP:
                 break
         carried.extend(lines)
@@ -140,5 +143,6 @@ def extractive_notes(previous: str, steps: Sequence[Step]) -> str:
         if step.observation and not step.is_final and step.outcome not in ("parse_error", "repeat_warning"):
             sentences = _SENTENCE.split(step.observation.strip())
             fact = next((s for s in sentences if numbers_in(s)), sentences[0])  # a sentence with a number first
-            lines.append(f"- {step.action} {step.action_input[:60]}: {fact[:CARRIED_CHARS]} (step {step.index})")
+            lines.append(f"- {step.action} {quoted_line(step.action_input, 60)}: {quoted_line(fact, CARRIED_CHARS)} "
+                         f"(step {step.index})")
     return "\n".join(lines)

@@ -38,7 +38,6 @@ def test_data_dir() -> Path:
 @pytest.fixture(scope="session")
 def model_path(test_data_dir):
     """The embedded default GGUF, assembled and verified once into the test data directory."""
-    pytest.importorskip("llama_cpp")
     from agent.llm.local_llama import ensure_default_model
     return ensure_default_model(test_data_dir / "models")
 

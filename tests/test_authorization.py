@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-import pytest
+import pexpect
 
 from agent.config import AgentConfig
 from agent.llm.replay import Replay
@@ -63,7 +63,6 @@ def test_without_an_approver_every_call_that_needs_approval_is_denied_and_asking
 
 
 def spawn(args, env):
-    pexpect = pytest.importorskip("pexpect")
     command = ponder_command(*args)
     child = pexpect.spawn(command[0], command[1:], env={**env, "TERM": "dumb", "COLUMNS": "200"}, encoding="utf-8",
                           timeout=60, dimensions=(50, 200))
@@ -72,7 +71,6 @@ def spawn(args, env):
 
 
 def test_the_person_at_the_terminal_approves_or_denies(tmp_path):
-    pexpect = pytest.importorskip("pexpect")
     script = [step("First try.", "calculator", "6*7"), step("Again.", "calculator", "7*6"),
               step("Done.", "Final", "6 times 7 is 42.")]
     with FakeOpenAIServer([completion(text) for text in script]) as server:

@@ -99,7 +99,6 @@ def read_only_home(home: Path, tmp: Path) -> dict:
 
 def truncated_gguf(home: Path, tmp: Path) -> dict:
     """The start of a GGUF file: a valid header and first key, then nothing where the rest should be."""
-    pytest.importorskip("llama_cpp")
     key, value = b"general.architecture", b"qwen2"
     header = (b"GGUF" + struct.pack("<IQQ", 3, 291, 24) + struct.pack("<Q", len(key)) + key
               + struct.pack("<IQ", 8, len(value)) + value + struct.pack("<Q", 64))  # ...cut inside the next key

@@ -334,8 +334,6 @@ def test_suite_registry():
 
 
 def test_offline_multihop_suite():
-    if not suites.OFFLINE_MULTIHOP_FILE.exists():
-        pytest.skip("agent/bench/data/offline_multihop.jsonl is not written yet")
     questions = load_suite("offline-multihop")
     assert questions and len({q.id for q in questions}) == len(questions)
 

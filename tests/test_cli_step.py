@@ -7,12 +7,10 @@ import json
 import re
 import sys
 
-import pytest
+import pexpect
 
-pexpect = pytest.importorskip("pexpect")
-
-from tests.cli_helpers import memory_json, ponder, ponder_command, ponder_env, step  # noqa: E402
-from tests.openai_server import FakeOpenAIServer, completion  # noqa: E402
+from tests.cli_helpers import memory_json, ponder, ponder_command, ponder_env, step
+from tests.openai_server import FakeOpenAIServer, completion
 
 QUESTION = "What is 6 times 7?"
 KEYS = "stop > "  # the end of the key prompt, one style segment whatever the colours

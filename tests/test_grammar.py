@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-llama_cpp = pytest.importorskip("llama_cpp")
+import llama_cpp  # noqa: E402
 
 from agent.llm.grammar import FINAL_ACTION, action_names, gbnf_literal, react_gbnf  # noqa: E402
 from agent.llm.local_llama import _vocab_only, check_grammar_compiles  # noqa: E402
@@ -111,7 +111,7 @@ STRICT = re.compile(r"Thought: [^\n]+\nAction: (?P<action>[^\n]+)\nAction Input:
 
 @pytest.mark.parametrize("text", VALID)
 def test_grammar_text_is_what_the_parser_accepts_strictly(text):
-    parser = pytest.importorskip("agent.parser")
+    from agent import parser
     from core.schema import ParseStatus
     parsed = parser.parse(text)
     match = STRICT.fullmatch(text)

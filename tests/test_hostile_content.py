@@ -10,6 +10,9 @@ when the model asked for it, the hostile text reaches the model only inside that
 """
 from __future__ import annotations
 
+import re
+import uuid
+
 import pytest
 
 from agent.config import AgentConfig
@@ -17,7 +20,10 @@ from agent.llm.replay import Replay
 from agent.loop import Agent
 from agent.parser import parse
 from core.schema import ParseStatus, StopReason
-from memory.strategies import MemoryConfig, RunMemory
+from core.chroma import make_client
+from memory.compact import CARRIED_HEADING
+from memory.store import Store
+from memory.strategies import MemoryConfig, RunMemory, make_memory
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator as real_calculator
 
@@ -140,3 +146,78 @@ def test_a_model_that_echoes_the_hostile_text_after_its_action_still_takes_only_
     assert result.steps[1].raw == REPLIES[1]  # cut at "\nObservation"
     assert [(s.thought, s.action, s.action_input) for s in result.steps] == WRITTEN
     assert sums == ["2+3"] and result.answer == ANSWER and len(result.steps) == 3
+
+
+# ---- through the default compact memory and its summariser ---------------------------------------------------
+
+_STEP_LINE = re.compile(r"(?im)^\s*[*_`>#-]*\s*(thought|action input|action|observation|final answer)\s*:")
+
+
+def compact_run(text: str, summariser_echoes: bool):
+    """A page, then enough calculator steps that compact memory folds the page's step into notes. Asked for notes,
+    the scripted model either copies the page into them (a summariser that trusts what it read) or writes careless
+    notes, so the memory carries the page's words itself."""
+    tools, pages, sums = hostile_tools(text)
+    sums_wanted = [f"2+{n}" for n in range(3, 12)]
+    notes_requests = []
+
+    def model(messages):
+        if messages[-1].content.startswith("Pause the research"):
+            notes_requests.append(messages)
+            return f"Facts:\n- The page said: {text}\n- 2+3 is 5 (step 1)" if summariser_echoes else \
+                "Facts:\n- some sums were done"
+        done = sum(m.role == "assistant" for m in messages[2:])
+        if not pages:
+            return REPLIES[0]
+        if len(sums) < len(sums_wanted):
+            return step("Next sum.", "calculator", sums_wanted[len(sums)])
+        return step("I have both parts.", "Final", ANSWER) if done >= 0 else ""
+
+    llm = Replay(responder=model)
+    memory = make_memory("compact", f"h-{uuid.uuid4().hex[:10]}", store=Store(make_client("memory")),
+                         task="What is Paris, and what is 2+3?", summariser_llm=llm,
+                         token_counter=lambda t: len(t.split()), token_budget=100, recent_window=2)
+    result = Agent(llm, tools, memory=memory, config=AgentConfig(final_answer_checks=[], max_steps=20)).run()
+    return result, llm, memory, notes_requests, pages, sums, sums_wanted
+
+
+@pytest.mark.parametrize("summariser_echoes", [True, False], ids=["echoing summariser", "careless summariser"])
+@pytest.mark.parametrize("name", ["forged step after an observation", "instructions", "action lines calling a tool",
+                                  "chat-template turns", "markdown step"])
+def test_hostile_text_folded_by_compact_memory_reaches_the_notes_only_as_quoted_text(name, summariser_echoes):
+    text = HOSTILE[name]
+    result, llm, memory, notes_requests, pages, sums, wanted = compact_run(text, summariser_echoes)
+
+    # The run is still the model's: the page once, every sum as the model wrote it, its answer.
+    assert result.stop_reason is StopReason.final_answer and result.answer == ANSWER
+    assert pages == ["Paris"] and sums == wanted
+    assert notes_requests and memory.summary is not None and memory.log_from > 0   # the page's step was folded
+
+    # The summariser saw the page only as the defused observation of that step.
+    request = notes_requests[0]
+    holding = [m for m in request if any(marker in m.content for marker in MARKERS)]
+    assert holding and all(m.role == "user" and m.content.startswith("Observation: ") for m in holding)
+    assert not any(_STEP_LINE.search(m.content.removeprefix("Observation: ")) for m in holding)
+
+    # The notes hold the page's words (nothing is lost) but never as a step line or a chat turn; what the memory
+    # carried itself is one quoted line per fact.
+    notes = memory.summary.text
+    assert any(marker in notes for marker in MARKERS) or not summariser_echoes
+    assert not _STEP_LINE.search(notes), notes
+    assert "<|im_start|>" not in notes and "<|im_end|>" not in notes
+    if CARRIED_HEADING in notes:
+        for line in notes.split(CARRIED_HEADING, 1)[1].splitlines():
+            if any(marker in line for marker in MARKERS):
+                inside = line[line.index("\u201c"):line.rindex("\u201d")]
+                assert all(marker in inside for marker in MARKERS if marker in line), line
+    if not summariser_echoes:
+        assert CARRIED_HEADING in notes and "\u201c" in notes
+
+    # Every later prompt shows the notes in the question message and nowhere as a turn of their own.
+    later = [call for call in llm.calls if not call[-1].content.startswith("Pause the research")
+             and notes.splitlines()[0] in call[1].content]
+    assert later
+    for call in later:
+        assert not any(_STEP_LINE.search(m.content) for m in call[1:2])
+        roles = [m.role for m in call]
+        assert roles == ["system", "user"] + ["assistant", "user"] * ((len(call) - 2) // 2)

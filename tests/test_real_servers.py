@@ -61,7 +61,7 @@ def chroma(request, tmp_path):
 @pytest.fixture(scope="module")
 def llama_server(request, model_path, tmp_path_factory):
     """The embedded GGUF served by llama-cpp-python's OpenAI-compatible server (its `server` extra)."""
-    pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python's server extra is not installed")
+    import llama_cpp.server.app  # noqa: F401  (the local extra's server: fail, not skip, when it is missing)
     server = llama_cpp_server(model_path, tmp_path_factory.mktemp("llama-server") / "llama-server.log",
                               threads=LLAMA_THREADS)
     register(request, server)
@@ -144,16 +144,16 @@ def test_ask_end_to_end_on_a_real_chroma_server_and_a_real_llama_cpp_server(tmp_
     out, err = done.stdout, done.stderr
 
     # The grammar is the local backend's: through a server the model writes free text, and its path may differ
-    # from the in-process one. What holds on every path: it ends (answered, or stopped by a limit), cleanly, with
-    # its steps stored on the Chroma server, and 15**2 = 225 reached by the answer or an observation.
-    assert proc.returncode in (0, 3), err
+    # from the in-process one. It must still answer: a run stopped by a limit (exit 3) is a failure here, not a
+    # pass, however close its forced answer came. Its steps are stored on the Chroma server.
+    assert proc.returncode == 0, err
     assert "Traceback" not in err
+    assert "225" in out, (out, err)
     run_id = run_id_of(err)
     shown = memory_json(run_id, env)
     assert shown["run"]["task"] == "What is 15 raised to the power of 2?"
     assert len(shown["steps"]) >= 1
-    observations = [record["step"]["observation"] for record in shown["steps"]]
-    assert "225" in out or any("225" in observation for observation in observations), (out, observations)
+    assert shown["steps"][-1]["step"]["action"] == "Final"
     assert not (home / "chroma").exists()
 
 

@@ -19,9 +19,10 @@ def every_file_under(root: Path) -> list[Path]:
 
 def test_a_planted_key_is_in_no_output_and_no_file(tmp_path):
     home = tmp_path / "home"
-    # The model quotes the key (as if a tool had shown it), then the server rejects the key, quoting it back.
-    replies = [completion(step(f"The key is {KEY}.", "calculator", "6*7")),
-               error(401, f"Incorrect API key provided: {KEY}. You can find your API key at ...")]
+    # The model quotes the key and the Chroma token (as if a tool had shown them), even as a tool input, then the
+    # server rejects the key, quoting both back: every path by which either could reach a file or a stream.
+    replies = [completion(step(f"The key is {KEY} and the token {TOKEN}.", "calculator", f"6*7 # {TOKEN}")),
+               error(401, f"Incorrect API key provided: {KEY} (token {TOKEN}). You can find your API key at ...")]
     with FakeOpenAIServer(replies) as server:
         env = {**ponder_env(home, server.url), "OPENAI_API_KEY": KEY, "PONDER_CHROMA_TOKEN": TOKEN}
         proc = subprocess.run(ponder_command("ask", "-v", "--json", "What is 6 times 7?"), env=env,
@@ -29,13 +30,16 @@ def test_a_planted_key_is_in_no_output_and_no_file(tmp_path):
         sent = server.chat_requests()
     assert proc.returncode == 1, proc.stderr
     assert sent and sent[0].headers["authorization"] == f"Bearer {KEY}"  # it was really used
-    assert KEY not in proc.stdout and KEY not in proc.stderr
-    assert REDACTED in proc.stdout and "Incorrect API key provided: [redacted]" in proc.stderr
+    for secret in (KEY, TOKEN):
+        assert secret not in proc.stdout and secret not in proc.stderr, secret
+    assert REDACTED in proc.stdout and "Incorrect API key provided: [redacted] (token [redacted])" in proc.stderr
     files = every_file_under(home)
     assert any(path.name == "trace.jsonl" for path in files) and any(path.suffix == ".sqlite3" for path in files)
     for path in files:
         data = path.read_bytes()
-        assert KEY.encode() not in data and TOKEN.encode() not in data, path
+        for secret in (KEY, TOKEN):
+            assert secret.encode() not in data, (path, secret)
+    assert any(REDACTED.encode() in path.read_bytes() for path in files if path.name == "trace.jsonl")
 
 
 def test_redaction_replaces_only_real_secrets(monkeypatch):

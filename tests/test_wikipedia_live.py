@@ -210,7 +210,6 @@ def test_default_tools_with_a_given_backend(wiki):
 
 
 def test_default_tools_selects_a_backend_from_the_environment(server, monkeypatch):
-    pytest.importorskip("tools.wiki_select")
     monkeypatch.setenv("PONDER_WIKI", "live")
     monkeypatch.setenv(API_URL_ENV, server.api_url)
     registry = default_tools()

@@ -13,7 +13,7 @@ import unicodedata
 from typing import Any, Callable, Sequence
 
 from tools.base import Tool, ToolCall, ToolError
-from tools.wikipedia import _clean_title, sentences_with_sections, split_page_input
+from tools.wikipedia import sentences_with_sections, split_page_input
 
 
 class Caller:

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from agent.bench import long_recall, provenance, report, runner
@@ -123,11 +124,11 @@ def run(args, err: Console) -> int:
     settings = load_settings()
     store = Store(make_client("http") if settings.chroma_host else make_client("memory"))
     first_command = header.get("command")
-    resumed = [*header.get("resumed_with", []), provenance.command_line()] if first_command else []
+    resumed = [*header.get("resumed_with", []), provenance.command_line(args.argv)] if first_command else []
     header = {"suite": suite, "suite_name": args.suite, "questions_file": args.questions, "model": model_name,
               "strategies": ",".join(strategies), "limit": args.limit, "per_kind": args.per_kind, "ids": args.ids,
               "questions": len(questions), "max_steps": max_steps, "concurrency": concurrency,
-              "started": header.get("started") or runner.now(), "command": first_command or provenance.command_line(),
+              "started": header.get("started") or runner.now(), "command": first_command or provenance.command_line(args.argv),
               **({"resumed_with": resumed} if resumed else {}),
               "corpus_file": str(corpus) if corpus else None,
               **provenance.git_state(), "model_file": model_identity, "corpus": provenance.corpus_identity(wiki),
@@ -146,7 +147,7 @@ def run(args, err: Console) -> int:
 
         def on_record(record: runner.RunRecord) -> None:
             tally["runs"] += 1
-            tally["correct"] += record.strict
+            tally["correct"] += record.correct and not record.forced_answer
             tally["tokens"] += record.evaluated_prompt_tokens + record.completion_tokens
             progress.update(task, advance=1, status=f"correct {tally['correct']}/{tally['runs']} · "
                                                     f"{tally['tokens']:,} tokens evaluated")
@@ -160,6 +161,9 @@ def run(args, err: Console) -> int:
                                    max_seconds=args.max_seconds, concurrency=concurrency, on_record=on_record,
                                    n_ctx=args.ctx, on_failure=on_failure)
     header["seconds"] = round(time.monotonic() - started, 1)
+    if args.judge:
+        records = _judged(records, questions, args, err)
+        runner.write_records(out_dir, records)
     text = write_outputs(records, strategies, header, out_dir, questions)
     print(text)
     if failures:
@@ -177,7 +181,7 @@ def write_outputs(records, strategies, header: dict, out_dir: Path, questions) -
         coverage = offline_coverage(questions, offline_corpus_titles())
         header["offline coverage"] = coverage.describe()
         extra["coverage"] = coverage.model_dump()
-    text = report.markdown(rows, records, header)
+    text = report.markdown(rows, records, header, questions)
     (out_dir / "report.md").write_text(text, encoding="utf-8")
     plots = report.plots(rows, records, out_dir)
     summary = {"header": header, "strategies": [row.model_dump() for row in rows],
@@ -210,3 +214,167 @@ def _out_dir(args) -> Path:
     from core.paths import ponder_home
     name = (args.suite or Path(args.questions).stem).replace("/", "-")
     return ponder_home() / "bench" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+# --- re-scoring stored results -------------------------------------------------------------------------------------
+
+def _suite_questions(header: dict) -> list:
+    """Every question of the suite a stored bench ran, from its summary's header."""
+    if header.get("suite_name") == LONG_RECALL:
+        from tools.wiki_offline import OfflineWiki
+        return long_recall.questions(long_recall.scenarios(OfflineWiki().docs, None))
+    if header.get("suite_name"):
+        return load_suite(header["suite_name"])
+    if header.get("questions_file"):
+        path = Path(header["questions_file"])
+        if not path.is_file() and not path.is_absolute():
+            path = provenance.REPO_ROOT / path     # recorded relative to where the bench ran: the checkout
+        return load_questions(path)
+    raise BenchUsageError("its summary.json names neither a suite nor a questions file")
+
+
+def rescore(args, err: Console) -> int:
+    """Re-score a stored bench with today's scorer: rewrite results.jsonl's scores, summary.json, report.md and
+    the plots, keeping the accuracy the report showed before beside the new one."""
+    out_dir = Path(args.rescore)
+    summary_path, results_path = out_dir / "summary.json", out_dir / runner.RESULTS_FILE
+    if not results_path.is_file() or not summary_path.is_file():
+        raise BenchUsageError(f"{out_dir} is not a bench output directory (it needs {runner.RESULTS_FILE} and "
+                              "summary.json)")
+    try:
+        old = json.loads(summary_path.read_text(encoding="utf-8"))
+        header = old["header"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BenchUsageError(f"{summary_path}: not a bench summary ({exc})") from None
+    try:
+        by_id = {q.id: q for q in _suite_questions(header)}
+    except SuiteError as exc:
+        raise BenchUsageError(str(exc)) from None
+    records = runner.read_records(out_dir)
+    unknown = sorted({r.question_id for r in records} - set(by_id))
+    if unknown:
+        raise BenchUsageError(f"{results_path}: questions {', '.join(unknown[:5])} are not in the suite "
+                              f"{header.get('suite')}; cannot re-score them")
+    if "before_rescore" not in header:     # the first re-scoring keeps what the report showed until then
+        header["before_rescore"] = {row["strategy"]: row.get("accuracy", row.get("strict_accuracy"))
+                                    for row in old.get("strategies", [])}
+    if "dirty" not in header:
+        header["provenance_missing"] = ("recorded before summary.json held the commit's dirty flag: the commit "
+                                        "alone does not prove which code ran")
+    records = [record.model_copy(update=runner.grade(by_id[record.question_id], record.answer))
+               for record in records]
+    if args.judge:
+        records = _judged(records, list(by_id.values()), args, err)
+    header["rescored"] = {"at": runner.now(), **provenance.git_state(), "command": provenance.command_line(args.argv)}
+    runner.write_records(out_dir, records)
+    strategies = [s for s in header.get("strategies", "").split(",") if s] or \
+        list(dict.fromkeys(r.strategy for r in records))
+    questions = [by_id[qid] for qid in dict.fromkeys(r.question_id for r in records)]
+    print(write_outputs(records, strategies, header, out_dir, questions))
+    before = header["before_rescore"]
+    for row in report.figures(records, strategies):
+        was = before.get(row.strategy)
+        err.print(f"{row.strategy}: {row.correct}/{row.runs} correct now"
+                  + (f", {was:.0%} before" if isinstance(was, (int, float)) else ""))
+    return 0
+
+
+def _judged(records, questions, args, err: Console) -> list:
+    """Each record with an LLM judge's verdict beside the rule-based one."""
+    from agent.bench.judge import judge
+    from agent.llm.select import select_llm
+    llm = select_llm(model=args.judge, base_url=getattr(args, "base_url", None))
+    by_id = {q.id: q for q in questions}
+    judged = []
+    for number, record in enumerate(records, 1):
+        question = by_id[record.question_id]
+        verdict = judge(llm, question.question, question.answers, record.answer)
+        judged.append(record.model_copy(update={"judge": verdict}))
+        err.print(f"[dim]judge {number}/{len(records)}: {record.question_id} · {record.strategy}: "
+                  f"{verdict.correct} (rules: {record.correct})[/dim]")
+    return judged
+
+
+# --- `ponder score`: predictions from any system ---------------------------------------------------------------------
+
+MAX_SCORE_ERRORS = 20   # bad lines listed before "and N more"
+
+
+def score_file(args, err: Console) -> int:
+    """One JSON verdict per input line on stdout, in input order. Every line is checked first: a bad line is named
+    on stderr, nothing is printed on stdout, exit 2."""
+    from agent.bench.metrics import score as fanoutqa_score
+    from agent.bench.verdict import judge_answer
+    items, problems = _score_items(Path(args.file))
+    if problems:
+        for problem in problems[:MAX_SCORE_ERRORS]:
+            err.print(f"[red]ponder score: {escape(problem)}[/red]")
+        if len(problems) > MAX_SCORE_ERRORS:
+            err.print(f"[red]ponder score: ... and {len(problems) - MAX_SCORE_ERRORS} more bad lines[/red]")
+        return 2
+    judge_llm = None
+    if args.judge:
+        from agent.llm.select import select_llm
+        judge_llm = select_llm(model=args.judge, base_url=args.base_url)
+    for number, (item, prediction) in items:
+        verdict = judge_answer(item.question, item.answers, prediction, options=item.options,
+                               tolerance=item.tolerance)
+        fanoutqa = fanoutqa_score(item, prediction)
+        out = {"line": number, "id": item.id, "correct": verdict.correct, "reason": verdict.reason,
+               "pick": verdict.pick, "f1": round(verdict.f1, 4), "fanoutqa_strict": fanoutqa.strict,
+               "fanoutqa_loose": round(fanoutqa.loose, 4)}
+        if judge_llm is not None:
+            from agent.bench.judge import judge
+            out["judge"] = judge(judge_llm, item.question, item.answers, prediction).model_dump()
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    return 0
+
+
+def _score_items(path: Path) -> tuple[list, list[str]]:
+    """((line number, (question, prediction)) for each line, problems naming file:line)."""
+    from pydantic import ValidationError
+
+    from agent.bench.suites import BenchQuestion, one_line_error
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise BenchUsageError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise BenchUsageError(f"{path}:{line}: not UTF-8 text") from None
+    items, problems = [], []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})")
+            continue
+        if not isinstance(record, dict):
+            problems.append(f"{where}: expected a JSON object with question, answers and prediction")
+            continue
+        if "answers" not in record and "answer" in record:
+            record["answers"] = [record.pop("answer")]
+        missing = [field for field in ("question", "answers", "prediction") if field not in record]
+        if missing:
+            problems.append(f"{where}: missing {', '.join(repr(f) for f in missing)}")
+            continue
+        prediction = record.pop("prediction")
+        if prediction is not None and not isinstance(prediction, str):
+            problems.append(f"{where}: prediction must be a string (or null for no answer), not "
+                            f"{type(prediction).__name__}")
+            continue
+        if not isinstance(record["answers"], list):
+            record["answers"] = [record["answers"]]
+        record["id"] = str(record.get("id", f"line-{number}"))
+        try:
+            items.append((number, (BenchQuestion(**record), prediction)))
+        except ValidationError as exc:
+            problems.append(f"{where}: {one_line_error(exc)}")
+    if not items and not problems:
+        problems.append(f"{path}: no lines to score (the file is empty)")
+    return items, problems

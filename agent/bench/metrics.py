@@ -37,12 +37,14 @@ import itertools
 import re
 import unicodedata
 import urllib.parse
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from pydantic import BaseModel
 
-from agent.bench.suites import BenchQuestion
 from tools.wikipedia import split_page_input
+
+if TYPE_CHECKING:   # suites validate tolerances with the verdict module, which reads text through this one
+    from agent.bench.suites import BenchQuestion
 
 # --- normalisation (fanoutqa/norm.py) -----------------------------------------------------------------------------
 

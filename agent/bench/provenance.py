@@ -6,7 +6,6 @@ import os
 import platform
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -28,11 +27,9 @@ def git_state(root: Path = REPO_ROOT) -> dict:
     return {"commit": commit, "dirty": bool(status) if status is not None else None}
 
 
-def command_line(argv: list[str] | None = None) -> str:
-    argv = list(sys.argv if argv is None else argv)
-    if argv and Path(argv[0]).name in ("ponder", "__main__.py", "cli.py"):
-        argv[0] = "ponder"
-    return shlex.join(argv)
+def command_line(args: list[str]) -> str:
+    """The command as typed: `ponder` and its arguments, quoted where the shell needs it."""
+    return shlex.join(["ponder", *args])
 
 
 def machine() -> dict:

@@ -13,10 +13,19 @@ from agent.bench.runner import RunRecord
 GROWTH_AT = (0, 4, 9, 19, 39, 79, 119, 149)  # step indices at which prompt growth is reported
 
 
+ANSWER_CLIP = 220   # characters of each answer the report shows, enough to audit a verdict
+
+
 class StrategyFigures(BaseModel):
     strategy: str
     runs: int
-    strict_accuracy: float
+    accuracy: float                    # the verdict: right, and a Final answer (a forced answer never counts)
+    correct: int
+    forced: int                        # answers forced after a limit stopped the run
+    forced_right: int                  # ... that the verdict would call right: counted here, not as correct
+    f1: float                          # mean token F1
+    judge_agreement: float | None      # share of runs where an LLM judge agrees with the verdict
+    strict_accuracy: float             # FanOutQA's metric (string found anywhere): lenient, kept for comparison
     loose_accuracy: float
     mean_steps: float
     prompt_tokens_per_step: float      # mean over all steps of all runs
@@ -62,8 +71,14 @@ def figures(records: Sequence[RunRecord], strategies: Sequence[str]) -> list[Str
             at = [r.step_prompt_tokens[index] for r in runs if len(r.step_prompt_tokens) > index]
             if at:
                 growth[index] = _mean(at)
+        correct = [r for r in runs if r.correct and not r.forced_answer]
+        judged = [r for r in runs if r.judge is not None and r.judge.correct is not None]
         rows.append(StrategyFigures(
-            strategy=strategy, runs=len(runs), strict_accuracy=_mean(r.strict for r in runs),
+            strategy=strategy, runs=len(runs), accuracy=len(correct) / len(runs), correct=len(correct),
+            forced=sum(r.forced_answer for r in runs), forced_right=sum(r.forced_answer and r.correct for r in runs),
+            f1=_mean(r.f1 for r in runs),
+            judge_agreement=(sum(r.judge.correct == r.correct for r in judged) / len(judged)) if judged else None,
+            strict_accuracy=_mean(r.strict for r in runs),
             loose_accuracy=_mean(r.loose for r in runs), mean_steps=_mean(r.steps for r in runs),
             prompt_tokens_per_step=_mean(per_step), max_prompt_tokens_per_step=max(per_step, default=0),
             evaluated_tokens_per_step=_mean(t for r in runs for t in r.step_evaluated_tokens),
@@ -87,23 +102,67 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
-def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], header: dict) -> str:
-    lines = [f"# ponder bench: {header.get('suite', '?')}", ""]
-    shown = {key: value for key, value in header.items() if key not in ("suite", "suite_name", "questions_file")}
+def _clip(text: str | None, limit: int = ANSWER_CLIP) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _mark(run: RunRecord) -> str:
+    if run.forced_answer:
+        return "forced ✓" if run.correct else "forced ✗"
+    return "✓" if run.correct else "✗"
+
+
+def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], header: dict,
+             questions: Sequence | None = None) -> str:
+    from agent.bench.provenance import dirty_warning
+    warning = dirty_warning(header)
+    lines = ([warning, ""] if warning else []) + [f"# ponder bench: {header.get('suite', '?')}", ""]
+    hidden = ("suite", "suite_name", "questions_file", "before_rescore", "rescored")
+    shown = {key: value for key, value in header.items() if key not in hidden and value not in (None, "")}
     if isinstance(shown.get("machine"), dict):
         m = shown["machine"]
         shown["machine"] = f"{m.get('cpus')} CPUs, {m.get('processor')}, Python {m.get('python')}"
+    if isinstance(shown.get("model_file"), dict):
+        m = shown["model_file"]
+        shown["model_file"] = " · ".join(str(m[k]) for k in ("name", "sha256") if m.get(k))
+    if isinstance(shown.get("corpus"), dict):
+        c = shown["corpus"]
+        shown["corpus"] = " · ".join(f"{k} {c[k]}" for k in ("backend", "path", "pages", "fingerprint") if c.get(k))
     lines += [f"- {key}: {value}" for key, value in shown.items()]
-    lines += ["", "## Strategies", "",
-              "| strategy | runs | strict | loose | steps | prompt tok/step (mean / max) | evaluated tok/step | "
-              "total sent | total evaluated | s/question | s/step LLM / tool / memory / other | stops | "
-              "overflows | evidence looked up / in final prompt |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    before = header.get("before_rescore") or {}
+    if header.get("rescored"):
+        r = header["rescored"]
+        lines += ["", f"Re-scored {r.get('at')} at commit {str(r.get('commit'))[:12]}"
+                      f"{' (uncommitted changes)' if r.get('dirty') else ''} with that commit's scorer; "
+                      "\"before\" is the accuracy the report showed until then."]
+    lines += ["", "**correct**: the verdict of `agent/bench/verdict.py` (a pick among the question's options, numbers "
+                  "as numbers, every part of the answer) on a Final answer; answers forced after a limit stopped the "
+                  "run are counted apart and never as correct. FanOutQA strict/loose is FanOutQA's string metric "
+                  "(a reference found anywhere in the answer), shown for comparison only.",
+              "", "## Strategies", "",
+              "| strategy | runs | correct | forced (right by the verdict) | token F1 | FanOutQA strict / loose | "
+              + ("before | " if before else "") + ("judge agrees | " if any(r.judge_agreement is not None
+                                                                             for r in rows) else "")
+              + "steps | prompt tok/step (mean / max) | evaluated tok/step | total sent | total evaluated | "
+              "s/question | s/step LLM / tool / memory / other | stops | overflows | "
+              "evidence looked up / in final prompt |"]
+    columns = 17 + bool(before) + any(r.judge_agreement is not None for r in rows)
+    lines.append("|" + "---|" * columns)
     for r in rows:
         stops = ", ".join(f"{k} {v}" for k, v in sorted(r.stops.items()))
         evaluated = f"{r.evaluated_tokens_per_step:,.0f}" + ("" if r.cache_reported else " (no cache info)")
+        old = before.get(r.strategy)
+        before_cell = (f"{old:.0%} | " if isinstance(old, (int, float)) else "– | ") if before else ""
+        judge_cell = (f"{_pct(r.judge_agreement)} | " if any(x.judge_agreement is not None for x in rows) else "")
         lines.append(
-            f"| {r.strategy} | {r.runs} | {r.strict_accuracy:.0%} | {r.loose_accuracy:.0%} | {r.mean_steps:.1f} | "
+            f"| {r.strategy} | {r.runs} | {r.correct}/{r.runs} ({r.accuracy:.0%}) | {r.forced} ({r.forced_right}) | "
+            f"{r.f1:.2f} | {r.strict_accuracy:.0%} / {r.loose_accuracy:.0%} | {before_cell}{judge_cell}"
+            f"{r.mean_steps:.1f} | "
             f"{r.prompt_tokens_per_step:,.0f} / {r.max_prompt_tokens_per_step:,} | {evaluated} | "
             f"{r.prompt_tokens:,} | {r.evaluated_prompt_tokens:,} | {r.seconds_per_question:.1f} | "
             f"{r.llm_seconds_per_step:.2f} / {r.tool_seconds_per_step:.2f} / {r.memory_seconds_per_step:.3f} / "
@@ -120,13 +179,14 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
     strategies = [r.strategy for r in rows]
     kinds = sorted({record.kind for record in records if record.kind})
     if len(kinds) > 1:
-        lines += ["", "## Strict accuracy by kind", "", "| kind | " + " | ".join(strategies) + " |",
+        lines += ["", "## Correct by kind", "", "| kind | " + " | ".join(strategies) + " |",
                   "|---|" + "---|" * len(strategies)]
         for kind in kinds:
             cells = []
             for strategy in strategies:
                 runs = [r for r in records if r.kind == kind and r.strategy == strategy]
-                cells.append(f"{sum(r.strict for r in runs)}/{len(runs)}" if runs else "–")
+                right = sum(r.correct and not r.forced_answer for r in runs)
+                cells.append(f"{right}/{len(runs)}" if runs else "–")
             lines.append(f"| {kind} | " + " | ".join(cells) + " |")
     by_question: dict[str, dict[str, RunRecord]] = {}
     for record in records:
@@ -139,10 +199,25 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
         for strategy in strategies:
             run = runs.get(strategy)
             tries = f", {run.attempts} attempts" if run is not None and run.attempts > 1 else ""
-            cells.append("–" if run is None else f"{'✓' if run.strict else f'{run.loose:.0%}'} "
-                                                 f"({run.steps} st, {run.stop_reason}{tries})")
+            cells.append("–" if run is None else f"{_mark(run)} ({run.steps} st, {run.stop_reason}{tries})")
         lines.append(f"| {qid} | {kind} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    references = {q.id: q.answers for q in questions or []}
+    lines += ["", "## Answers", "", "Each answer as the run gave it (clipped), and why the verdict is what it is.",
+              ""]
+    for qid, runs in by_question.items():
+        first = next(iter(runs.values()))
+        wanted = f" (reference: {', '.join(map(str, references[qid]))})" if qid in references else ""
+        lines += [f"### {qid}: {_cell(first.question)}{_cell(wanted)}", "",
+                  "| strategy | verdict | answer | why |", "|---|---|---|---|"]
+        for strategy in strategies:
+            run = runs.get(strategy)
+            if run is None:
+                continue
+            judge = f" Judge ({run.judge.model}): {run.judge.correct}, {run.judge.reason}" if run.judge else ""
+            lines.append(f"| {strategy} | {_mark(run)} | {_cell(_clip(run.answer)) or '(no answer)'} | "
+                         f"{_cell(_clip(run.verdict + judge, 300))} |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def plots(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], out_dir: Path) -> list[Path]:
@@ -176,10 +251,10 @@ def plots(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], out_dir
     fig, ax = plt.subplots(figsize=(6, 4.5))
     for row in rows:
         tokens = row.evaluated_prompt_tokens / max(row.runs, 1)
-        ax.scatter([tokens], [row.loose_accuracy], s=60)
-        ax.annotate(f"{row.strategy} (strict {row.strict_accuracy:.0%})", (tokens, row.loose_accuracy),
+        ax.scatter([tokens], [row.accuracy], s=60)
+        ax.annotate(f"{row.strategy} ({row.correct}/{row.runs})", (tokens, row.accuracy),
                     textcoords="offset points", xytext=(6, 4), fontsize=8)
-    ax.set(xlabel="prompt tokens evaluated per question (mean)", ylabel="loose accuracy", ylim=(-0.05, 1.05),
+    ax.set(xlabel="prompt tokens evaluated per question (mean)", ylabel="correct (verdict)", ylim=(-0.05, 1.05),
            title="Accuracy against cost")
     fig.tight_layout()
     written.append(out_dir / "accuracy_vs_tokens.png")

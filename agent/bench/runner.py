@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from agent.bench.metrics import evidence_recall, pages_looked_up, score
 from agent.bench.suites import BenchQuestion
+from agent.bench.verdict import judge_answer
 from agent.config import AgentConfig
 from agent.events import LLMOutput, PromptSent, StepRecorded
 from agent.loop import Agent
@@ -49,6 +50,12 @@ def split_variant(label: str) -> tuple[str, dict]:
     return strategy, config
 
 
+class JudgeVerdict(BaseModel):
+    model: str
+    correct: bool | None             # None: the judge's reply could not be read
+    reason: str
+
+
 class RunRecord(BaseModel):
     """One (question, strategy) run."""
     question_id: str
@@ -56,8 +63,12 @@ class RunRecord(BaseModel):
     question: str
     kind: str = ""
     answer: str | None = None
-    strict: bool = False             # every reference string of some acceptable answer is in the answer
-    loose: float = 0.0               # the best share of reference strings found
+    correct: bool = False            # the verdict (agent/bench/verdict.py): right, by rules a wrong answer can't game
+    verdict: str = ""                # what matched where, or what was missing / which option clashed
+    f1: float = 0.0                  # token F1 against the best reference alternative
+    strict: bool = False             # FanOutQA's metric: every reference string of some alternative is in the answer
+    loose: float = 0.0               # FanOutQA's metric: the best share of reference strings found
+    judge: JudgeVerdict | None = None  # an LLM judge's verdict (--judge), beside the rule-based one
     stop_reason: str = ""
     forced_answer: bool = False
     attempts: int = 1                # --reflect retries count here; steps and cost cover every attempt
@@ -142,11 +153,10 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
             steps.append(event.step)
 
     result = solve(question.question, attempt, llm=metered, retries=config.reflect_retries, on_event=watch)
-    graded = score(question, result.answer)
     seen = pages_looked_up(steps)
     return RunRecord(
         question_id=question.id, strategy=strategy, question=question.question, kind=question.kind,
-        answer=result.answer, strict=graded.strict, loose=graded.loose, stop_reason=result.stop_reason.value,
+        answer=result.answer, **grade(question, result.answer), stop_reason=result.stop_reason.value,
         forced_answer=result.forced_answer, attempts=result.attempts, steps=len(steps),
         parse_errors=sum(s.outcome == "parse_error" for s in steps),
         repeated_action=result.stop_reason is StopReason.repeated_action,
@@ -161,6 +171,16 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
         evidence_recall=evidence_recall(question.evidence, seen),
         evidence_in_final_prompt=_in_prompt(question.evidence, result, last_prompt),
         run_id=run_id, error=result.error)
+
+
+def grade(question: BenchQuestion, answer: str | None) -> dict:
+    """A record's scores: the verdict with its reason and token F1, and FanOutQA's strict and loose string
+    accuracy beside them."""
+    verdict = judge_answer(question.question, question.answers, answer, options=question.options,
+                           tolerance=question.tolerance)
+    fanoutqa = score(question, answer)
+    return {"correct": verdict.correct, "verdict": verdict.reason, "f1": round(verdict.f1, 4),
+            "strict": fanoutqa.strict, "loose": fanoutqa.loose}
 
 
 def _in_prompt(evidence: list[str], result: RunResult, prompt: str) -> float | None:
@@ -184,6 +204,15 @@ def read_records(out_dir: Path) -> list[RunRecord]:
             except ValueError:
                 continue  # a line torn by a kill mid-write: that run is simply done again
     return records
+
+
+def write_records(out_dir: Path, records: Sequence[RunRecord]) -> None:
+    """Replace results.jsonl with these records (a re-scoring), atomically: a kill leaves the old file or the
+    new one, never half of each."""
+    path = Path(out_dir) / RESULTS_FILE
+    tmp = path.with_name(f".{RESULTS_FILE}.{uuid.uuid4().hex[:8]}.partial")
+    tmp.write_text("".join(record.model_dump_json() + "\n" for record in records), encoding="utf-8")
+    tmp.replace(path)
 
 
 def run_bench(questions: Sequence[BenchQuestion], strategies: Sequence[str], *,

@@ -21,6 +21,8 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from agent.bench.verdict import parse_tolerance
+
 DATA_DIR = Path(__file__).parent / "data"
 OFFLINE_MULTIHOP_FILE = DATA_DIR / "offline_multihop.jsonl"
 SHIPPED_FANOUTQA_DEV = DATA_DIR / "fanoutqa-dev.json"
@@ -63,6 +65,21 @@ class BenchQuestion(BaseModel):
     evidence: list[str] = []        # Wikipedia page titles that hold the facts
     kind: str = ""
     lookups: int | None = None
+    options: list[str] | None = None   # the candidates a choice question names (None: read from the question)
+    tolerance: Any = None              # how far a number may be off: 0.5, "1%", {"absolute"|"relative": x}
+
+    @field_validator("tolerance")
+    @classmethod
+    def _tolerance_readable(cls, value: Any) -> Any:
+        parse_tolerance(value)
+        return value
+
+    @field_validator("options")
+    @classmethod
+    def _options_are_names(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and (len(value) < 2 or not all(isinstance(o, str) and o.strip() for o in value)):
+            raise ValueError("options must list at least two non-empty names")
+        return value
 
     @field_validator("question")
     @classmethod
@@ -83,7 +100,7 @@ class BenchQuestion(BaseModel):
 
 # --- a user's JSONL suite ------------------------------------------------------------------------------------------
 
-def _one_line(error: ValidationError) -> str:
+def one_line_error(error: ValidationError) -> str:
     problems = []
     for e in error.errors():
         field = ".".join(str(p) for p in e["loc"])
@@ -137,7 +154,7 @@ def load_questions(path: str | Path) -> list[BenchQuestion]:
         try:
             question = BenchQuestion(**record)
         except ValidationError as exc:
-            raise SuiteError(f"{where}: {_one_line(exc)}") from None
+            raise SuiteError(f"{where}: {one_line_error(exc)}") from None
         if question.id in first_line:
             raise SuiteError(f"{where}: duplicate id {question.id!r} (first used on line {first_line[question.id]})")
         first_line[question.id] = number
@@ -210,7 +227,7 @@ def load_fanoutqa_dev(path: str | Path | None = None) -> list[BenchQuestion]:
             raise SuiteError(f"{path}: question {index} is not a FanOutQA dev question "
                              f"({type(exc).__name__}: {exc})") from None
         except ValidationError as exc:
-            raise SuiteError(f"{path}: question {index}: {_one_line(exc)}") from None
+            raise SuiteError(f"{path}: question {index}: {one_line_error(exc)}") from None
     return questions
 
 

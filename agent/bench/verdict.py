@@ -201,17 +201,17 @@ def choose(prediction: str, options: Sequence[str], question: str) -> tuple[str 
                     continue
                 chosen = _outside_comparisons(scope, keys)
                 if len(chosen) == 1:
-                    return chosen[0], f"says {chosen[0]!r} is the {'/'.join(sorted(asked))}"
+                    return chosen[0], f"names {chosen[0]!r} where it says {'/'.join(sorted(asked))}"
             if len(_outside_comparisons(sentence, keys)) > 1:
                 return None, (f"names {len(named)} options ({', '.join(named)}) without committing to one as the "
                               f"{'/'.join(sorted(asked))}")
     words = len(prediction.split())
     if len(named) == 1 and words <= SHORT_ANSWER_WORDS:
         return named[0], f"a short answer naming only {named[0]!r}"
-    if words <= SHORT_ANSWER_WORDS and sentences:
-        first = _outside_comparisons(sentences[0], keys)
-        if len(first) == 1:
-            return first[0], f"a short answer leading with {first[0]!r}, the others compared with it"
+    if words <= SHORT_ANSWER_WORDS:
+        subjects = list(dict.fromkeys(o for sentence in sentences for o in _outside_comparisons(sentence, keys)))
+        if len(subjects) == 1:
+            return subjects[0], f"a short answer about {subjects[0]!r}, the others only compared with it"
     if len(named) == 1:
         return None, (f"mentions {named[0]!r} but never says it is the {'/'.join(sorted(asked)) or 'answer'} "
                       f"({words} words: a pasted page, not an answer)")

@@ -59,7 +59,8 @@ with open(out / "bench.log", "w") as log:
     while True:
         finished = process.poll() is not None  # checked before reading, so the last records are not missed
         for r in read_records(out)[shown:]:
-            print(f"  {r.question_id} · {r.strategy}: {'correct' if r.strict else 'not correct'}, {r.steps} steps, "
+            right = r.correct and not r.forced_answer
+            print(f"  {r.question_id} · {r.strategy}: {'correct' if right else 'not correct'}, {r.steps} steps, "
                   f"{r.seconds:.0f} s")
             shown += 1
         if finished:
@@ -109,7 +110,8 @@ from itertools import accumulate
 records = read_records(out)
 print(f"{'question':<24} {'strategy':<18} {'correct':<8} {'steps':>5} {'stop':<16} {'evaluated':>9}  answer")
 for r in records:
-    print(f"{r.question_id:<24} {r.strategy:<18} {'yes' if r.strict else 'no':<8} {r.steps:>5} {r.stop_reason:<16} "
+    right = r.correct and not r.forced_answer   # the verdict, on a Final answer (a forced one never counts)
+    print(f"{r.question_id:<24} {r.strategy:<18} {'yes' if right else 'no':<8} {r.steps:>5} {r.stop_reason:<16} "
           f"{r.evaluated_prompt_tokens:>9}  {(r.answer or '')[:60]}")
 
 # %%
