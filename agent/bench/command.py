@@ -131,7 +131,8 @@ def run(args, err: Console) -> int:
               "started": header.get("started") or runner.now(), "command": first_command or provenance.command_line(args.argv),
               **({"resumed_with": resumed} if resumed else {}),
               "corpus_file": str(corpus) if corpus else None,
-              **provenance.git_state(), "model_file": model_identity, "corpus": provenance.corpus_identity(wiki),
+              **provenance.git_state(output=out_dir), "model_file": model_identity,
+              "corpus": provenance.corpus_identity(wiki),
               "machine": provenance.machine(), "ponder_home": str(ponder_home())}
     total = len(questions) * len(strategies)
     done_before = len({(r.question_id, r.strategy) for r in runner.read_records(out_dir)
@@ -265,7 +266,8 @@ def rescore(args, err: Console) -> int:
                for record in records]
     if args.judge:
         records = _judged(records, list(by_id.values()), args, err)
-    header["rescored"] = {"at": runner.now(), **provenance.git_state(), "command": provenance.command_line(args.argv)}
+    header["rescored"] = {"at": runner.now(), **provenance.git_state(output=out_dir),
+                          "command": provenance.command_line(args.argv)}
     runner.write_records(out_dir, records)
     strategies = [s for s in header.get("strategies", "").split(",") if s] or \
         list(dict.fromkeys(r.strategy for r in records))

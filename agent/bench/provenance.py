@@ -19,11 +19,23 @@ def _git(*args: str, root: Path = REPO_ROOT) -> str | None:
     return out.stdout.strip() if out.returncode == 0 else None
 
 
-def git_state(root: Path = REPO_ROOT) -> dict:
-    """{"commit": full hash or None, "dirty": True if tracked files differ from it}. Untracked files (a bench's
-    own output directory, say) do not make a tree dirty: they change no code that ran."""
+# Bench output lives here: results being written (or re-scored) change no code that runs.
+RESULTS_DIR = "benchmarks/results"
+
+
+def git_state(root: Path = REPO_ROOT, output: Path | None = None) -> dict:
+    """{"commit": full hash or None, "dirty": True if tracked code differs from it}. Untracked files, the bench
+    results folder and the output directory being written do not count: they change no code that ran."""
     commit = _git("rev-parse", "HEAD", root=root)
-    status = _git("status", "--porcelain", "--untracked-files=no", root=root) if commit else None
+    if not commit:
+        return {"commit": None, "dirty": None}
+    excluded = [f":(exclude){RESULTS_DIR}"]
+    if output is not None:
+        try:
+            excluded.append(f":(exclude){Path(output).resolve().relative_to(Path(root).resolve())}")
+        except ValueError:
+            pass    # written outside the checkout: nothing to exclude
+    status = _git("status", "--porcelain", "--untracked-files=no", "--", ".", *excluded, root=root)
     return {"commit": commit, "dirty": bool(status) if status is not None else None}
 
 
