@@ -242,3 +242,14 @@ def test_suite_answers_read_as_their_own_answers():
                 text = f"{parts[0]} is the {cue}. " + " ".join(map(str, parts[1:]))
             assert judge_answer(q.question, q.answers, text, options=q.options).correct, (q.id, text)
     json.dumps([q.model_dump() for q in SUITE.values()])   # the suite stays serialisable with its options
+
+
+@pytest.mark.parametrize("question, options", [
+    ("Which of Trinidad and Tobago, Jamaica or Cuba is largest?", ["Trinidad and Tobago", "Jamaica", "Cuba"]),
+    ("Which is bigger, France or Spain?", ["France", "Spain"]),
+    ("Is Bosnia and Herzegovina or Serbia larger?", ["Bosnia and Herzegovina", "Serbia"]),
+    ("What is the sum of the atomic numbers of iron, copper, silver and gold?", []),
+    ("Who directed the film 2001: A Space Odyssey, and in what year did he die?", []),
+])
+def test_options_read_from_other_questions(question, options):
+    assert derive_options(question) == options

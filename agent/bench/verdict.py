@@ -59,7 +59,6 @@ _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|di
 _COMPARISON = re.compile(r"\b(?:than|after|ahead of|followed by|behind|compared (?:with|to)|versus|vs\.?|while|"
                          r"whereas|but|over|unlike|beating|exceeding|surpassing|outliving)\b", re.I)
 _SELECTION = re.compile(r"\b(?:which|who|whose|whom)\b", re.I)
-_LIST = re.compile(r"(?P<items>(?:[^,:;?]+,\s+)+[^,:;?]+?,?\s+(?:or|and)\s+[^,:;?]+)")
 _CONNECTORS = {"of", "the", "de", "da", "del", "der", "von", "van", "la", "le", "du", "y", "and", "upon", "on"}
 _GENERIC = {"mount", "mountain", "mountains", "mont", "river", "lake", "university", "desert", "sea", "ocean",
             "dynasty", "island", "islands", "the", "of", "saint", "st", "city", "range", "peak", "empire"}
@@ -104,7 +103,8 @@ def derive_options(question: str) -> list[str]:
     for segment in re.split(r"[:;?]", question):
         parts = [part.strip() for part in segment.split(",")]
         for j, part in enumerate(parts):
-            joined = re.search(r"(?:^|\s)(or|and)\s+(?=\S)", part)
+            # the last "or"/"and" joins the list's last item: "Trinidad and Tobago, Jamaica or Cuba"
+            joined = ([None] + list(re.finditer(r"(?:^|\s)(or|and)\s+(?=\S)", part)))[-1]
             if not joined or (joined[1] == "and" and (combines or not chooses)):
                 continue
             left, right = part[:joined.start()].strip(), part[joined.end():]
