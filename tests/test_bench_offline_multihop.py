@@ -25,7 +25,7 @@ KINDS = {"fanout", "chain", "arithmetic", "date"}
 MIN_KIND_COUNTS = {"fanout": 16, "date": 8, "arithmetic": 8, "chain": 6}
 MIN_QUESTIONS = 40
 REQUIRED_KEYS = {"id", "question", "answers", "evidence", "kind", "lookups", "facts"}
-OPTIONAL_KEYS = {"compute"}
+OPTIONAL_KEYS = {"options", "compute"}
 FANOUT_ENTITIES = (3, 6)
 # wikipedia_summary shows an intro cut to this many characters (tools.wikipedia.MAX_SUMMARY_CHARS): a fact quoted
 # from further down the intro could only be found with a lucky wikipedia_lookup.
