@@ -282,7 +282,7 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from core.clock import SYSTEM_CLOCK
     from core.llm import LLMError
     from core.paths import ponder_home, writable_dir
-    from memory.strategies import make_memory
+    from memory.factory import make_memory
     from tools.defaults import default_tools
     from tools.wiki_select import make_backend
 

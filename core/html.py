@@ -9,10 +9,11 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from core.schema import RunResult, Step
+# core.schema's Step and RunResult, duck-typed: schema renders itself through this module (Jupyter's _repr_html_),
+# so naming them here by import would make the two files import each other.
+Step = RunResult = Any
 
 CSS = """
 .ponder{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;max-width:1100px}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Callable, Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -40,7 +40,7 @@ STRATEGIES: tuple[str, ...] = get_args(Strategy)  # the default first
 DEFAULT_STRATEGY: Strategy = "compact"
 _SEARCHING = ("retrieval", "retrieval+summary")  # strategies that search the store at every step
 _STORED = (*_SEARCHING, "compact")                # strategies that cannot work without a store
-_SUMMARISING = ("retrieval+summary", "compact")
+SUMMARISING = ("retrieval+summary", "compact")
 
 # The retrieval query mixes three embeddings: the latest thought (the agent's current information need, the
 # strongest signal), the latest whole step (what was just seen) and the task (constant over the run).
@@ -76,14 +76,14 @@ class RunMemory:
             raise ValueError(f"memory strategy {config.strategy} needs a store (memory.store.Store)")
         if store is not None and not run_id:
             raise ValueError("a stored memory needs a run id")
-        if config.strategy in _SUMMARISING and summariser is None:
+        if config.strategy in SUMMARISING and summariser is None:
             raise ValueError(f"memory strategy {config.strategy} needs an LLM for its summariser")
         self.store, self.strategy = store, config.strategy
         self.run_id = check_name("run id", run_id) if run_id else None
         self.space = check_name("memory space", config.space) if config.space else None
         self.counter = as_token_counter(counter)
         self.assembler = Assembler(self.counter, config.token_budget)
-        self.summariser = summariser if config.strategy in _SUMMARISING else None
+        self.summariser = summariser if config.strategy in SUMMARISING else None
 
         self.task, self._steps, self.summary = task, [], None
         if store is not None:  # reopening a stored run resumes from its steps, task and summary
@@ -238,35 +238,3 @@ def answer_note(task: str, result: RunResult) -> str:
 def FullHistory(task: str = "") -> RunMemory:
     """Every step verbatim in every prompt, kept in this process: the loop's default memory."""
     return RunMemory(task, MemoryConfig(strategy="full"))
-
-
-def make_memory(strategy: str | MemoryConfig = DEFAULT_STRATEGY, run_id: str = "", *, task: str = "",
-                client=None, store: Store | None = None, summariser_llm=None,
-                token_counter: TokenCounter | Callable[[str], int] | None = None, **settings) -> RunMemory:
-    """The stored Memory for one run. An existing run_id reopens that run (its task, steps and summary).
-
-    strategy: a strategy name or a whole MemoryConfig; **settings: MemoryConfig fields (recent_window, top_k...).
-    client: a Chroma client (default: core.chroma.make_client(), i.e. $PONDER_HOME/chroma or the server
-    named by PONDER_CHROMA_HOST); store: a Store to share between runs in one process (overrides client).
-    summariser_llm: a core.llm.LLM, required by retrieval+summary.
-    token_counter: the LLM's tokenizer as count(text) -> int or a callable; default MiniLM's tokenizer.
-    """
-    if isinstance(strategy, MemoryConfig):
-        config = strategy.model_copy(update=settings)
-    else:
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown memory strategy {strategy!r}: choose one of {', '.join(STRATEGIES)}")
-        config = MemoryConfig(strategy=strategy, **settings)
-    counter = as_token_counter(token_counter)
-    summariser = None
-    if config.strategy in _SUMMARISING:
-        if summariser_llm is None:
-            raise ValueError(f"memory strategy {config.strategy} needs summariser_llm (an LLM)")
-        summariser = Summariser(summariser_llm, counter, max_tokens=config.summary_tokens)
-    if store is None:
-        from memory.store import Store  # imports Chroma: only when a stored memory is made
-        store = Store(client)
-    if config.strategy == "compact":
-        from memory.compact import CompactMemory
-        return CompactMemory(task, config, store=store, run_id=run_id, summariser=summariser, counter=counter)
-    return RunMemory(task, config, store=store, run_id=run_id, summariser=summariser, counter=counter)

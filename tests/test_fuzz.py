@@ -320,7 +320,7 @@ def _long_notes():  # the summariser's notes, cut to their share
 @example(**_long_notes())
 def test_compact_memory_keeps_its_shares_and_the_latest_step(store, rows, budget, window, replies, counter):
     from agent.llm.replay import Replay
-    from memory.strategies import make_memory
+    from memory.factory import make_memory
 
     count = _COMPACT_COUNTERS[counter]
     replies = list(replies)

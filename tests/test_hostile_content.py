@@ -23,7 +23,8 @@ from core.schema import ParseStatus, StopReason
 from core.chroma import make_client
 from memory.compact import CARRIED_HEADING
 from memory.store import Store
-from memory.strategies import MemoryConfig, RunMemory, make_memory
+from memory.strategies import MemoryConfig, RunMemory
+from memory.factory import make_memory
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator as real_calculator
 

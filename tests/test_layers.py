@@ -56,3 +56,41 @@ def test_the_rule_catches_a_crossing(tmp_path):
     offender.write_text("def f():\n    from agent.schema import Step\n")
     assert "agent.schema" in imported(offender)
     assert len(modules()) > 30  # the scan sees the whole package
+
+
+def import_graph(paths: list[Path], root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the package modules it imports (at any depth, type-checking imports included)."""
+    names = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p for p in paths}
+    return {name: {imp for imp in imported(path) if imp in names and imp != name} for name, path in names.items()}
+
+
+def mutual_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return sorted((a, b) for a, targets in graph.items() for b in targets if a < b and a in graph.get(b, ()))
+
+
+def test_no_two_files_import_each_other():
+    assert mutual_imports(import_graph(modules())) == []
+
+
+def test_the_rule_catches_two_files_that_import_each_other(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("from pkg.b import thing\n")
+    (tmp_path / "pkg" / "b.py").write_text("def f():\n    from pkg import a\n    import pkg.a\n")
+    graph = import_graph(sorted((tmp_path / "pkg").glob("*.py")), root=tmp_path)
+    assert mutual_imports(graph) == [("pkg.a", "pkg.b")]
+
+
+def test_importing_the_packages_changes_no_process_state():
+    """No module sets a logger's level, an environment variable or loads BM25 just by being imported: that is
+    the application's business (the CLI), when and if it needs them."""
+    import subprocess
+    import sys
+    probe = ("import logging, os, sys\n"
+             "env = dict(os.environ)\n"
+             "levels = {n: logging.getLogger(n).level for n in ('bm25s', 'chromadb', 'httpx', '')}\n"
+             f"import {', '.join(m for m in map(module_name, modules()) if not m.endswith('__main__'))}\n"
+             "assert dict(os.environ) == env, 'the environment changed'\n"
+             "assert {n: logging.getLogger(n).level for n in levels} == levels, 'a logger level changed'\n"
+             "assert 'bm25s' not in sys.modules, 'bm25s was imported'\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -276,7 +276,7 @@ def test_one_clock_dates_the_prompt_and_the_date_tools():
 def test_a_memory_that_holds_steps_is_resumed_after_them(tmp_path):
     from core.chroma import make_client
     from memory.store import Store
-    from memory.strategies import make_memory
+    from memory.factory import make_memory
 
     store = Store(make_client("memory"))
     first = make_memory("window", "resume-in-process", store=store, task="What is 6 times 7?")
@@ -295,7 +295,7 @@ def test_a_memory_that_holds_steps_is_resumed_after_them(tmp_path):
 def test_context_only_reads():
     from core.chroma import make_client
     from memory.store import Store
-    from memory.strategies import make_memory
+    from memory.factory import make_memory
 
     store = Store(make_client("memory"))
     memory = make_memory("retrieval", "reads-only", store=store, task="A task")

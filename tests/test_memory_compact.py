@@ -15,7 +15,7 @@ from core.chroma import make_client
 from core.llm import Message
 from memory.compact import CARRIED_HEADING
 from memory.store import Store
-from memory.strategies import make_memory
+from memory.factory import make_memory
 from tools.base import ToolRegistry, tool
 
 TASK = "Collect the founding year of every city in the list, then add them up."

@@ -12,7 +12,8 @@ from core.chroma import make_client
 from core.schema import Step
 from memory.context import Assembler
 from memory.store import Store
-from memory.strategies import STRATEGIES, FullHistory, make_memory
+from memory.strategies import STRATEGIES, FullHistory
+from memory.factory import make_memory
 from memory.tokens import TRUNCATION_MARK, minilm_token_counter
 
 

@@ -16,7 +16,7 @@ from agent.bench.synthetic import distractor_step
 from core.chroma import get_collection, make_client
 from core.schema import ParseStatus, RunResult, Step, StopReason, Usage
 from memory.store import Store
-from memory.strategies import make_memory
+from memory.factory import make_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,7 +114,7 @@ PROCESS_RUN = textwrap.dedent("""
     import json, sys
     from core.schema import Step
     from core.chroma import make_client
-    from memory.strategies import make_memory
+    from memory.factory import make_memory
     path, rid, tag = sys.argv[1:4]
     memory = make_memory("retrieval", rid, client=make_client("persistent", path), task="task " + tag)
     leaks = 0

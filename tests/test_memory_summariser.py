@@ -13,7 +13,7 @@ from core.chroma import make_client
 from core.llm import LLMError
 from core.schema import RunResult, Step, StopReason
 from memory.store import Store
-from memory.strategies import make_memory
+from memory.factory import make_memory
 
 
 @pytest.fixture(scope="module")

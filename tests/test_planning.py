@@ -13,7 +13,7 @@ from agent.planning import MAX_ITEMS, Plan, PlanItem, plan_gbnf, progress, progr
 from core.chroma import make_client
 from core.schema import Step
 from memory.store import Store
-from memory.strategies import make_memory
+from memory.factory import make_memory
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
 

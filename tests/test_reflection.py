@@ -16,7 +16,8 @@ from core.chroma import make_client
 from core.llm import count_tokens_fallback
 from core.schema import RunResult, Step, StopReason
 from memory.store import Store
-from memory.strategies import answer_note, make_memory
+from memory.strategies import answer_note
+from memory.factory import make_memory
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
 

@@ -16,7 +16,7 @@ from agent.trace import read_trace
 from core.chroma import make_client
 from core.schema import StopReason
 from memory.store import Store
-from memory.strategies import make_memory
+from memory.factory import make_memory
 from tools.base import ToolRegistry
 from tools.calculator import calculator
 from tools.clock import current_time

@@ -164,7 +164,9 @@ def title_keys(title: str) -> tuple[set[str], set[str]]:
 
 # --- BM25 tokenisation -----------------------------------------------------------------------------------------
 
+@functools.cache
 def _stopwords() -> frozenset[str]:
+    """Read on first use, not at import: importing bm25s changes its logger's level (undone here)."""
     from bm25s.stopwords import STOPWORDS_EN
     # Importing bm25s sets its logger to DEBUG, which prints index builds on stderr: follow the app's level.
     logging.getLogger("bm25s").setLevel(logging.NOTSET)
@@ -173,7 +175,6 @@ def _stopwords() -> frozenset[str]:
                                       "did", "does", "tell", "about", "known", "called", "many", "much"}
 
 
-_STOP = _stopwords()
 _SUFFIXES = ("ization", "ational", "ations", "ation", "ments", "ment", "ness", "ings", "ing", "ies", "ied",
              "ers", "er", "ed", "es", "s")
 
@@ -192,7 +193,7 @@ def stem(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    return [stem(w) for w in normalise(text).split() if w not in _STOP and (len(w) > 1 or w.isdigit())]
+    return [stem(w) for w in normalise(text).split() if w not in _stopwords() and (len(w) > 1 or w.isdigit())]
 
 
 @functools.lru_cache(maxsize=1)
@@ -210,7 +211,7 @@ def embedder_splits(query: str) -> bool:
     """Whether the query has a word MiniLM does not know, which it embeds as fragments ("phonograph" as
     ph-ono-graph), so that its nearest intros only look alike (Phonology, Phoneme) rather than mean alike."""
     vocabulary = embedder_vocabulary()
-    return bool(vocabulary) and any(w.isalpha() and w not in _STOP and w not in vocabulary
+    return bool(vocabulary) and any(w.isalpha() and w not in _stopwords() and w not in vocabulary
                                     for w in normalise(query).split())
 
 

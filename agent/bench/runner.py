@@ -26,7 +26,8 @@ from agent.reflection import solve
 from core.clock import SYSTEM_CLOCK
 from core.llm import LLM, Completion, Message
 from core.schema import RunResult, StopReason, Usage
-from memory.strategies import STRATEGIES, make_memory
+from memory.strategies import STRATEGIES
+from memory.factory import make_memory
 from tools.base import ToolRegistry
 from tools.composite import make_wikipedia_fact
 

@@ -43,7 +43,7 @@ from core.chroma import make_client
 from core.clock import SYSTEM_CLOCK
 from core.html import esc, fragment
 from memory.store import Store
-from memory.strategies import make_memory
+from memory.factory import make_memory
 from tools.defaults import default_tools
 from tools.wiki_select import make_backend
 
