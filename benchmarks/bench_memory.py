@@ -26,7 +26,8 @@ from agent.llm.replay import Replay  # noqa: E402
 from core.chroma import make_client  # noqa: E402
 from core.embedding import get_embedder  # noqa: E402
 from memory.store import Store  # noqa: E402
-from memory.strategies import STRATEGIES, make_memory  # noqa: E402
+from memory.strategies import STRATEGIES  # noqa: E402
+from memory.factory import make_memory  # noqa: E402
 from memory.tokens import minilm_token_counter  # noqa: E402
 
 
