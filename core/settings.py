@@ -6,6 +6,7 @@ as one line.
 """
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
@@ -40,6 +41,7 @@ class Settings(BaseSettings):
     embedder: Literal["minilm", "minilm-onnx-int8"] = Field("minilm", alias="PONDER_EMBEDDER")
     embed_threads: int = Field(1, ge=1, le=512, alias="PONDER_EMBED_THREADS")
     debug: bool = Field(False, alias="PONDER_DEBUG")
+    today: date | None = Field(None, alias="PONDER_TODAY", description="pin today's date (YYYY-MM-DD)")
 
     @property
     def ponder_home(self) -> Path:

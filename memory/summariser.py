@@ -5,6 +5,7 @@ length) keeps the previous summary and is logged.
 """
 from __future__ import annotations
 
+import json
 import logging
 import re
 import zlib
@@ -107,6 +108,7 @@ _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 CARRIED_PER_STEP = 3
 CARRIED_CHARS = 200
+CARRIED_MARGIN = 50   # characters kept either side of a carried number
 
 
 def numbers_in(text: str) -> list[str]:
@@ -116,23 +118,56 @@ def numbers_in(text: str) -> list[str]:
 
 
 def unsaved_facts(notes: str, steps: Sequence[Step]) -> list[str]:
-    """The numbers observed in `steps` that `notes` lacks, each as its sentence with the step it came from: what
-    compaction carries into the notes verbatim so no fact is lost."""
+    """The numbers observed in `steps` that `notes` lacks, each as the words around it, with the page and step it
+    came from: what compaction carries into the notes verbatim so no fact is lost."""
     known = set(numbers_in(notes))
     carried = []
     for step in steps:
         if step.is_final or step.outcome in ("parse_error", "repeat_warning"):
             continue
+        source = f"{quoted_line(page_of(step), 60)}: " if page_of(step) else ""
         lines = []
         for sentence in _SENTENCE.split(step.observation):
-            new = {n for n in numbers_in(sentence) if n not in known}  # "2 parts" is no fact
+            new = [n for n in dict.fromkeys(numbers_in(sentence)) if n not in known]  # "2 parts" is no fact
             if new:
-                known |= new
-                lines.append(f"- {quoted_line(sentence, CARRIED_CHARS)} (step {step.index})")
+                known |= set(new)
+                lines.append(f"- {source}{quoted_line(around_numbers(sentence, new), CARRIED_CHARS)} "
+                             f"(step {step.index})")
             if len(lines) == CARRIED_PER_STEP:
                 break
         carried.extend(lines)
     return carried
+
+
+def page_of(step: Step) -> str:
+    """The page a Wikipedia step asked for (`Title`, `Title | text` or a JSON object with a title), else ""."""
+    if not step.action.startswith("wikipedia_") or step.action == "wikipedia_search":
+        return ""
+    text = step.action_input.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            data = None
+        if isinstance(data, dict) and data:
+            return str(data.get("title") or next(iter(data.values()))).strip()
+    return text.split("|")[0].strip()
+
+
+def around_numbers(sentence: str, numbers: Sequence[str], margin: int = CARRIED_MARGIN) -> str:
+    """The part of a sentence from `margin` characters before its first new number to `margin` after its last,
+    cut at spaces and marked with an ellipsis: on a small budget the number and its unit and subject, not the
+    whole sentence (a 200-character sentence costs ~50 tokens of a 140-token notes share)."""
+    flat = " ".join(sentence.split())
+    spans = [m.span() for m in _NUMBER.finditer(flat) if m.group().replace(",", "").rstrip(".") in numbers]
+    if not spans or len(flat) <= 2 * margin + 20:
+        return flat
+    start, end = max(0, spans[0][0] - margin), min(len(flat), spans[-1][1] + margin)
+    if start > 0:
+        start = flat.find(" ", start) + 1 or start
+    if end < len(flat):
+        end = flat.rfind(" ", spans[-1][1], end) if flat.rfind(" ", spans[-1][1], end) > 0 else end
+    return ("\u2026" if start > 0 else "") + flat[start:end].strip() + ("\u2026" if end < len(flat) else "")
 
 
 def extractive_notes(previous: str, steps: Sequence[Step]) -> str:

@@ -171,3 +171,22 @@ def test_arbitrary_text_only_ever_raises_tool_error(start, end):
         assert current_time(end or "local")
     except ToolError as exc:
         assert str(exc)
+
+
+def test_ponder_today_pins_the_date_the_prompt_states_and_the_tools_read(monkeypatch):
+    """The system prompt states today's date, so a reproducible run needs it pinned: the prompt and both tools
+    read the same pinned day, and unset again it is the real one."""
+    from agent.prompts import build_messages
+    from core.clock import SYSTEM_CLOCK
+    from memory.base import Context
+    from tools import clock as clock_module
+
+    monkeypatch.setenv("PONDER_TODAY", "2024-02-29")
+    assert SYSTEM_CLOCK.today() == date(2024, 2, 29)
+    system = build_messages("q", Context(), "tools", SYSTEM_CLOCK.today().isoformat())[0].content
+    assert "Today's date is 2024-02-29." in system
+    assert "2024-02-29" in clock_module.current_time("UTC")
+    assert clock_module.date_diff("2024-01-01") == clock_module.date_diff("2024-01-01", "2024-02-29")
+    assert "59 days" in clock_module.date_diff("2024-01-01")
+    monkeypatch.delenv("PONDER_TODAY")
+    assert abs(datetime.now(timezone.utc) - SYSTEM_CLOCK.now()) < timedelta(minutes=1)

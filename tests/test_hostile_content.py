@@ -63,10 +63,10 @@ WRITTEN = [("I look the page up.", "page", "Paris"), ("Now the arithmetic.", "ca
            ("I have both parts.", "Final", ANSWER)]
 
 
-def hostile_tools(text: str) -> tuple[ToolRegistry, list[str], list[str]]:
+def hostile_tools(text: str, page_tool: str = "page") -> tuple[ToolRegistry, list[str], list[str]]:
     pages, sums = [], []
 
-    @tool
+    @tool(name=page_tool)
     def page(title: str) -> str:
         """A web page, written by someone else."""
         pages.append(title)
@@ -157,9 +157,10 @@ _STEP_LINE = re.compile(r"(?im)^\s*[*_`>#-]*\s*(thought|action input|action|obse
 def compact_run(text: str, summariser_echoes: bool):
     """A page, then enough calculator steps that compact memory folds the page's step into notes. Asked for notes,
     the scripted model either copies the page into them (a summariser that trusts what it read) or writes careless
-    notes, so the memory carries the page's words itself."""
-    tools, pages, sums = hostile_tools(text)
-    sums_wanted = [f"2+{n}" for n in range(3, 12)]
+    notes, so the memory carries the page's words itself. The page comes from wikipedia_summary, as a vandalised
+    or live page would: the memory carries the pages the notes do not name."""
+    tools, pages, sums = hostile_tools(text, page_tool="wikipedia_summary")
+    sums_wanted = [f"{a}+{b}" for a in range(5) for b in range(5)][:23]   # one-digit results: no facts to carry
     notes_requests = []
 
     def model(messages):
@@ -169,7 +170,7 @@ def compact_run(text: str, summariser_echoes: bool):
                 "Facts:\n- some sums were done"
         done = sum(m.role == "assistant" for m in messages[2:])
         if not pages:
-            return REPLIES[0]
+            return step("I look the page up.", "wikipedia_summary", "Paris")
         if len(sums) < len(sums_wanted):
             return step("Next sum.", "calculator", sums_wanted[len(sums)])
         return step("I have both parts.", "Final", ANSWER) if done >= 0 else ""
@@ -177,8 +178,8 @@ def compact_run(text: str, summariser_echoes: bool):
     llm = Replay(responder=model)
     memory = make_memory("compact", f"h-{uuid.uuid4().hex[:10]}", store=Store(make_client("memory")),
                          task="What is Paris, and what is 2+3?", summariser_llm=llm,
-                         token_counter=lambda t: len(t.split()), token_budget=100, recent_window=2)
-    result = Agent(llm, tools, memory=memory, config=AgentConfig(final_answer_checks=[], max_steps=20)).run()
+                         token_counter=lambda t: len(t.split()), token_budget=200, recent_window=2)
+    result = Agent(llm, tools, memory=memory, config=AgentConfig(final_answer_checks=[], max_steps=40)).run()
     return result, llm, memory, notes_requests, pages, sums, sums_wanted
 
 

@@ -34,18 +34,32 @@ def words(text: str) -> int:
     return len(text.split())
 
 
+CARELESS_NOTES = "Facts:\n- City01 was founded in 1107 (step 0)\nOpen questions: the other cities"
+# A small model's notes at their worst: longer than the notes' share of the budget, and without one of the numbers
+# it read (varied enough that the summariser does not reject them as a degenerate loop).
+_RIVERS = ["Avon", "Severn", "Thames", "Trent", "Tyne", "Wear", "Ouse", "Exe", "Dart", "Tamar", "Wye", "Usk"]
+_GOODS = ["wool", "salt", "tin", "grain", "timber", "cloth", "leather", "iron", "fish", "wine", "silk", "coal"]
+_SIGHTS = ["cathedral", "castle", "guildhall", "bridge", "abbey", "market cross"]
+VERBOSE_NOTES = "Facts:\n" + "\n".join(f"- City{n:02d} lies on the {_RIVERS[n % 12]} and has long traded in "
+                                        f"{_GOODS[n * 5 % 12]}; its old quarter keeps a {_SIGHTS[n % 6]}."
+                                        for n in range(1, 11))
+# Verbose notes get a budget whose notes' share holds every carried fact: the test is that the prose, not the facts,
+# gives way (at 400 the facts alone pass the share, and the oldest carried give way, their steps still stored).
+BUDGET = {CARELESS_NOTES: 400, VERBOSE_NOTES: 700}
+
+
 class Script:
     """A scripted researcher: looks cities up one by one; asked for notes, it writes notes that keep only the
     first fact it sees (a careless note-taker), so the memory must carry the rest."""
 
-    def __init__(self, steps: int, final_thought: str = ""):
-        self.steps, self.step, self.final_thought = steps, 0, final_thought
+    def __init__(self, steps: int, final_thought: str = "", notes: str = CARELESS_NOTES):
+        self.steps, self.step, self.final_thought, self.notes = steps, 0, final_thought, notes
         self.notes_requests: list[list[Message]] = []
 
     def __call__(self, messages: list[Message]) -> str:
         if messages[-1].content.startswith("Pause the research"):
             self.notes_requests.append(messages)
-            return "Facts:\n- City01 was founded in 1107 (step 0)\nOpen questions: the other cities"
+            return self.notes
         index, self.step = self.step, self.step + 1
         if index < self.steps:
             city = f"City{index + 1:02d}"
@@ -54,9 +68,10 @@ class Script:
         return f"Thought: {thought}\nAction: Final\nAction Input: done"
 
 
-def run(steps: int, budget: int, final_thought: str = "", store: Store | None = None):
+def run(steps: int, budget: int, final_thought: str = "", store: Store | None = None,
+        notes: str = CARELESS_NOTES):
     store = store or Store(make_client("memory"))
-    script = Script(steps, final_thought)
+    script = Script(steps, final_thought, notes)
     llm = Replay(responder=script)
     memory = make_memory("compact", f"c-{uuid.uuid4().hex[:10]}", store=store, task=TASK, summariser_llm=llm,
                          token_counter=words, token_budget=budget, recent_window=2)
@@ -92,8 +107,11 @@ def test_compaction_continues_the_agents_own_conversation_and_bounds_the_prompt(
     assert step_prompt  # compaction happened after real steps
 
 
-def test_no_observed_number_is_lost_at_compaction():
-    _, memory, _, _, store = run(steps=10, budget=400)
+@pytest.mark.parametrize("notes", [CARELESS_NOTES, VERBOSE_NOTES], ids=["careless notes", "verbose notes"])
+def test_no_observed_number_is_lost_at_compaction(notes):
+    """Whether the model's notes drop the numbers or bury them under prose longer than the notes' share of the
+    budget, every folded step's year is in the notes."""
+    _, memory, _, _, store = run(steps=10, budget=BUDGET[notes], notes=notes)
     notes = memory.summary.text
     assert CARRIED_HEADING in notes  # the careless notes were completed
     folded = [step for step in memory.steps() if step.index < memory.log_from]
@@ -155,3 +173,17 @@ def test_a_summariser_that_fails_still_leaves_notes():
 def test_compact_is_a_listed_strategy(strategy):
     from memory.strategies import STRATEGIES
     assert strategy in STRATEGIES
+
+
+def test_a_page_read_by_a_json_lookup_is_carried_under_its_title():
+    """The model often writes wikipedia_lookup's input as JSON: the page it read is named by its title, and a page
+    the notes already name is not carried again."""
+    from core.schema import Step
+    from memory.compact import _unsaved_pages
+
+    lookup = Step(index=3, action="wikipedia_lookup", action_input='{"title": "Loire", "text": "length"}',
+                  observation="1 sentence containing \"length\" in \"Loire\": With a length of 1,006 kilometres.",
+                  outcome="tool")
+    carried = _unsaved_pages("Facts:\n- nothing yet", [lookup])
+    assert len(carried) == 1 and carried[0].startswith("- read \u201cLoire\u201d:") and "1,006" in carried[0]
+    assert _unsaved_pages("Facts:\n- the Loire is long", [lookup]) == []

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from agent.bench import long_recall, provenance, report, runner
 from agent.bench.suites import SuiteError, load_questions, load_suite, suite_corpus, suite_names
+from core.clock import SYSTEM_CLOCK, pinned_today
 from memory.strategies import STRATEGIES
 
 LONG_RECALL = "long-recall"
@@ -128,7 +129,10 @@ def run(args, err: Console) -> int:
     header = {"suite": suite, "suite_name": args.suite, "questions_file": args.questions, "model": model_name,
               "strategies": ",".join(strategies), "limit": args.limit, "per_kind": args.per_kind, "ids": args.ids,
               "questions": len(questions), "max_steps": max_steps, "concurrency": concurrency,
-              "started": header.get("started") or runner.now(), "command": first_command or provenance.command_line(args.argv),
+              "started": header.get("started") or runner.now(),
+              "command": first_command or provenance.command_line(args.argv),
+              # the prompt states the date, so a resumed bench keeps the date its first runs saw
+              "today": header.get("today") or SYSTEM_CLOCK.today().isoformat(),
               **({"resumed_with": resumed} if resumed else {}),
               "corpus_file": str(corpus) if corpus else None,
               **provenance.git_state(output=out_dir), "model_file": model_identity,
@@ -157,10 +161,11 @@ def run(args, err: Console) -> int:
             failures.append(f"{question.id} under {strategy}: {type(exc).__name__}: {exc}")
             err.print(f"[red]run failed: {failures[-1]}[/red]")
 
-        records = runner.run_bench(questions, strategies, llm_for=llm_for, tools_for=lambda question: tools,
-                                   store=store, out_dir=out_dir, max_steps=max_steps,
-                                   max_seconds=args.max_seconds, concurrency=concurrency, on_record=on_record,
-                                   n_ctx=args.ctx, on_failure=on_failure)
+        with pinned_today(header["today"]):
+            records = runner.run_bench(questions, strategies, llm_for=llm_for, tools_for=lambda question: tools,
+                                       store=store, out_dir=out_dir, max_steps=max_steps,
+                                       max_seconds=args.max_seconds, concurrency=concurrency,
+                                       on_record=on_record, n_ctx=args.ctx, on_failure=on_failure)
     header["seconds"] = round(time.monotonic() - started, 1)
     if args.judge:
         records = _judged(records, questions, args, err)
