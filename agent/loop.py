@@ -34,7 +34,8 @@ from agent.parser import Parsed, parse
 from agent.trace import TraceWriter
 from core.clock import SYSTEM_CLOCK, Clock
 from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
-from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, Usage, repeat_key
+from core.schema import (FINAL_ACTION, ParseStatus, RunResult, Step, StepOutcome, StopReason, Timings, Usage,
+                         repeat_key)
 from memory.base import Context, Memory
 from memory.strategies import FullHistory
 from tools.base import ToolRegistry
@@ -372,11 +373,11 @@ def _replayed(step: Step) -> Outcome:
     kind = step.outcome
     if step.is_final:
         return FinalSentBack(step.observation, check="") if step.observation else FinalAccepted()
-    if kind == "parse_error" or (not kind and step.parse_status is ParseStatus.error):
+    if kind is StepOutcome.parse_error or (kind is StepOutcome.unrecorded and step.parse_status is ParseStatus.error):
         return ParseFailed(step.observation)
-    if kind == "repeat_warning":
+    if kind is StepOutcome.repeat_warning:
         return RepeatWarned(step.observation, tool=step.action)
-    if kind == "tool_denied":
+    if kind is StepOutcome.tool_denied:
         return ToolDenied(step.observation)
     return ToolObserved(step.observation, step.timings.tool_seconds)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Union
 
-from core.schema import Step
+from core.schema import Step, StepOutcome
 
 
 @dataclass(frozen=True)
@@ -16,14 +16,14 @@ class ToolObserved:
     observation: str
     seconds: float
     calls: list = field(default_factory=list)  # a composite tool's inner calls (tools.base.ToolCall dicts)
-    kind: str = "tool"
+    kind: StepOutcome = StepOutcome.tool
 
 
 @dataclass(frozen=True)
 class FinalAccepted:
     observation: str = ""
     verdicts: dict = field(default_factory=dict)  # check name -> "ok" (or its message, once overruled)
-    kind: str = "final"
+    kind: StepOutcome = StepOutcome.final
 
 
 @dataclass(frozen=True)
@@ -32,13 +32,13 @@ class FinalSentBack:
     observation: str
     check: str
     verdicts: dict = field(default_factory=dict)
-    kind: str = "final_sent_back"
+    kind: StepOutcome = StepOutcome.final_sent_back
 
 
 @dataclass(frozen=True)
 class ParseFailed:
     observation: str
-    kind: str = "parse_error"
+    kind: StepOutcome = StepOutcome.parse_error
 
 
 @dataclass(frozen=True)
@@ -46,14 +46,14 @@ class RepeatWarned:
     """The same action and input again: a warning instead of the tool, and the tool is off the next step."""
     observation: str
     tool: str
-    kind: str = "repeat_warning"
+    kind: StepOutcome = StepOutcome.repeat_warning
 
 
 @dataclass(frozen=True)
 class ToolDenied:
     """A call of a tool that needs approval, refused (by a person or the approver callback); the tool did not run."""
     observation: str
-    kind: str = "tool_denied"
+    kind: StepOutcome = StepOutcome.tool_denied
 
 
 Outcome = Union[ToolObserved, ToolDenied, FinalAccepted, FinalSentBack, ParseFailed, RepeatWarned]

@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 
 from agent.llm.grammar import gbnf_literal
 from core.llm import Completion, Message
-from core.schema import Step
+from core.schema import Step, StepOutcome
 from core.support import key_words, names
 
 # Lookups first, then at most one item of work over them (the arithmetic, a date span). A 1.5B model given room
@@ -109,7 +109,7 @@ def _subjects(plan: Plan) -> dict[int, set[str]]:
 
 
 def _useful(step: Step) -> bool:
-    return step.outcome == "tool" and not step.observation.startswith("Error") and not any(
+    return step.outcome is StepOutcome.tool and not step.observation.startswith("Error") and not any(
         marker in step.observation for marker in _DEAD_END)
 
 
@@ -152,7 +152,7 @@ def dead_end(plan: Plan, steps: Sequence[Step]) -> Step | None:
     if not steps:
         return None
     step, done = steps[-1], progress(plan, steps)
-    if step.outcome != "tool" or not any(marker in step.observation for marker in _DEAD_END):
+    if step.outcome is not StepOutcome.tool or not any(marker in step.observation for marker in _DEAD_END):
         return None
     open_items = [item for item in plan.items if item.number not in done]
     return step if any(_family(step.action) == _family(item.tool) for item in open_items) else None

@@ -99,7 +99,7 @@ def step_html(step: Step, *, recalled: Sequence[int] = (), recalled_label: str =
     """One step as a `.step` element with `data-index`; `recalled` are earlier steps memory put in its prompt,
     `extra` is trusted markup the caller built (and escaped) itself."""
     injected = list(injected if injected is not None else getattr(step, "injected", None) or [])
-    outcome = step.outcome or ("final" if step.is_final else "")
+    outcome = str(step.outcome) or ("final" if step.is_final else "")
     badges = [f'<span class="badge action">{esc(step.action or "(no action)")}</span>']
     if outcome:
         badges.append(f'<span class="badge outcome">{esc(outcome)}</span>')

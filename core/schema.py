@@ -27,6 +27,25 @@ class ParseStatus(str, enum.Enum):
     error = "error"      # nothing usable: the error goes back to the model
 
 
+class StepOutcome(str, enum.Enum):
+    """What the loop made of a step (agent/outcomes.py holds one type per kind)."""
+    tool = "tool"                        # a tool ran; its result is the observation
+    final = "final"                      # a Final answer, accepted
+    final_sent_back = "final_sent_back"  # a Final answer a check sent back
+    parse_error = "parse_error"          # nothing usable in the reply
+    repeat_warning = "repeat_warning"    # the same call again: a warning instead of the tool
+    tool_denied = "tool_denied"          # a tool that needs approval, refused
+    unrecorded = ""                      # a step stored before outcomes were recorded
+
+    def __str__(self) -> str:  # the value, in f-strings and HTML alike (3.12 changed str-mixin formatting)
+        return self.value
+
+    @property
+    def is_research(self) -> bool:
+        """Whether the step's observation is a tool's answer (or may be: steps stored before outcomes were)."""
+        return self in (StepOutcome.tool, StepOutcome.unrecorded)
+
+
 class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -70,7 +89,7 @@ class Step(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     timings: Timings = Field(default_factory=Timings)
     started_at: float = 0.0
-    outcome: str = ""  # what the loop made of the step (see agent.outcomes), e.g. "tool", "final_sent_back"
+    outcome: StepOutcome = StepOutcome.unrecorded  # what the loop made of the step (see agent.outcomes)
     verdicts: dict[str, str] = Field(default_factory=dict)
     tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation
     approval: str = ""  # for a tool that needs approval: "approved" or "denied"

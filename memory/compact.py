@@ -218,7 +218,7 @@ def _unsaved_pages(notes: str, steps: list[Step]) -> list[str]:
     lines = []
     for step in steps:
         title = _title(step)
-        if step.action in _WIKI_ACTIONS and step.outcome in ("tool", "") and title and title.lower() not in lowered \
+        if step.action in _WIKI_ACTIONS and step.outcome.is_research and title and title.lower() not in lowered \
                 and step.observation:
             lines.append(f"- read {quoted_line(title, 80)}: {quoted_line(step.observation, 120)} (step {step.index})")
             lowered += " " + title.lower()

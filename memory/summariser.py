@@ -12,7 +12,7 @@ import zlib
 from typing import Sequence
 
 from core.llm import Message
-from core.schema import Step
+from core.schema import Step, StepOutcome
 from core.untrusted import neutralise, quoted_line
 from memory.base import render_steps
 from memory.tokens import TokenCounter, truncate_to_tokens
@@ -107,6 +107,7 @@ class Summariser:
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 CARRIED_PER_STEP = 3
+_NOT_OBSERVED = (StepOutcome.parse_error, StepOutcome.repeat_warning)  # their observations are ours
 CARRIED_CHARS = 200
 CARRIED_MARGIN = 50   # characters kept either side of a carried number
 
@@ -123,7 +124,7 @@ def unsaved_facts(notes: str, steps: Sequence[Step]) -> list[str]:
     known = set(numbers_in(notes))
     carried = []
     for step in steps:
-        if step.is_final or step.outcome in ("parse_error", "repeat_warning"):
+        if step.is_final or step.outcome in _NOT_OBSERVED:
             continue
         source = f"{quoted_line(page_of(step), 60)}: " if page_of(step) else ""
         lines = []
@@ -175,7 +176,7 @@ def extractive_notes(previous: str, steps: Sequence[Step]) -> str:
     the summariser's output is unusable)."""
     lines = [previous.strip()] if previous.strip() else ["Facts:"]
     for step in steps:
-        if step.observation and not step.is_final and step.outcome not in ("parse_error", "repeat_warning"):
+        if step.observation and not step.is_final and step.outcome not in _NOT_OBSERVED:
             sentences = _SENTENCE.split(step.observation.strip())
             fact = next((s for s in sentences if numbers_in(s)), sentences[0])  # a sentence with a number first
             lines.append(f"- {step.action} {quoted_line(step.action_input, 60)}: {quoted_line(fact, CARRIED_CHARS)} "

@@ -20,7 +20,7 @@ from agent.llm.replay import Replay
 from agent.loop import Agent
 from agent.plots import prompt_tokens_figure, retrieval_similarity_figure, run_figure, step_seconds_figure
 from agent.trace import read_trace
-from core.schema import RunResult, Step, StopReason, Timings, Usage
+from core.schema import RunResult, Step, StepOutcome, StopReason, Timings, Usage
 from memory.base import Context
 from tests.cli_helpers import closed_port_url, ponder, ponder_env
 from tools.base import ToolRegistry, tool
@@ -261,13 +261,14 @@ def test_bad_events_raise_what_the_cli_reports():
 
 # ---- Jupyter's rich display ----
 
-# thought, action, input, observation, outcome, verdict name and message, injected, inner call name/input/observation
-HOSTILE_FIELDS = 11
+# thought, action, input, observation, verdict name and message, injected, inner call name/input/observation
+# (the outcome is a StepOutcome: no text of anyone's reaches it)
+HOSTILE_FIELDS = 10
 
 
 def hostile_step(index: int = 3) -> Step:
     return Step(index=index, thought=HOSTILE, action=HOSTILE, action_input=HOSTILE, observation=HOSTILE,
-                outcome=HOSTILE, verdicts={HOSTILE: HOSTILE}, injected=[HOSTILE],
+                outcome=StepOutcome.final_sent_back, verdicts={HOSTILE: HOSTILE}, injected=[HOSTILE],
                 tool_calls=[{"name": HOSTILE, "input": HOSTILE, "observation": HOSTILE, "seconds": 0.5}],
                 usage=Usage(prompt_tokens=100, completion_tokens=7, cached_prompt_tokens=80),
                 timings=Timings(llm_seconds=1.25, tool_seconds=0.5, memory_seconds=0.004))
@@ -280,6 +281,7 @@ def test_a_step_displays_escaped_with_its_parts():
     assert dom.text.count(HOSTILE) == HOSTILE_FIELDS
     assert "100 prompt (20 evaluated) + 7 completion" in dom.text
     assert "LLM 1.25 s · tool 0.50 s · memory 4 ms" in dom.text
+    assert "final_sent_back" in dom.text and "StepOutcome" not in dom.text
     assert all(not cls or cls.replace("-", "").replace("_", "").isalnum()
                for attrs in dom.with_class("step") for cls in attrs["class"].split())
     assert repr(hostile_step()).startswith("Step(index=3")  # the text repr is unchanged

@@ -25,7 +25,7 @@ from agent.prompts import memory_budget
 from agent.reflection import solve
 from core.clock import SYSTEM_CLOCK
 from core.llm import LLM, Completion, Message
-from core.schema import RunResult, StopReason, Usage
+from core.schema import RunResult, StepOutcome, StopReason, Usage
 from memory.strategies import STRATEGIES
 from memory.factory import make_memory
 from tools.base import ToolRegistry
@@ -159,7 +159,7 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
         question_id=question.id, strategy=strategy, question=question.question, kind=question.kind,
         answer=result.answer, **grade(question, result.answer), stop_reason=result.stop_reason.value,
         forced_answer=result.forced_answer, attempts=result.attempts, steps=len(steps),
-        parse_errors=sum(s.outcome == "parse_error" for s in steps),
+        parse_errors=sum(s.outcome is StepOutcome.parse_error for s in steps),
         repeated_action=result.stop_reason is StopReason.repeated_action,
         context_overflow=result.stop_reason is StopReason.llm_error and "context" in (result.error or "").lower(),
         llm_calls=metered.calls, prompt_tokens=metered.usage.prompt_tokens,
