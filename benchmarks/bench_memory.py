@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agent.bench.synthetic import TASK, distractor_step, research_run  # noqa: E402
+from tests.synthetic import TASK, distractor_step, research_run  # noqa: E402
 from agent.llm.replay import Replay  # noqa: E402
 from core.chroma import make_client  # noqa: E402
 from core.embedding import get_embedder  # noqa: E402
