@@ -277,12 +277,10 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from agent.display import LiveView
     from agent.llm.select import select_llm
     from agent.loop import Agent
-    from agent.prompts import memory_budget
     from agent.reflection import solve
-    from core.clock import SYSTEM_CLOCK
+    from agent.runs import attempt_id, attempts
     from core.llm import LLMError
     from core.paths import ponder_home, writable_dir
-    from memory.factory import make_memory
     from tools.defaults import default_tools
     from tools.wiki_select import make_backend
 
@@ -315,23 +313,17 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
         tools.require_approval([name.strip() for name in args.approve.split(",") if name.strip()])
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), args.ctx)
-
     opened: list[str] = []  # attempts whose run is open in the store
+    build = attempts(task, run_id, llm, tools, store=store, strategy=args.memory, config=config, aux_llm=aux,
+                     n_ctx=args.ctx, memory_settings={"space": args.remember}, on_open=opened.append)
 
     def attempt(number: int, lessons: list[str]) -> Agent:
-        """The agent of one attempt: a --reflect retry is a run of its own (run id -retryN) with the lessons."""
-        attempt_id = run_id if number == 0 else f"{run_id}-retry{number}"
         if number:
-            err.print(f"[yellow]retrying as {attempt_id} with {len(lessons)} lesson(s)[/yellow]")
+            err.print(f"[yellow]retrying as {attempt_id(run_id, number)} with {len(lessons)} lesson(s)[/yellow]")
         try:
-            memory = make_memory(args.memory, attempt_id, task=task, store=store, summariser_llm=aux,
-                                 space=args.remember, token_counter=getattr(llm, "count_tokens", None),
-                                 **({"token_budget": budget} if budget else {}))
+            return build(number, lessons)
         except ValueError as exc:  # a bad --remember space name
             raise UsageError(str(exc)) from None
-        opened.append(attempt_id)
-        return Agent(llm, tools, memory=memory, config=config, run_id=attempt_id, aux_llm=aux, lessons=lessons)
 
     view = None if args.quiet else LiveView(err)
     try:

@@ -90,11 +90,11 @@ class Step(BaseModel):
     timings: Timings = Field(default_factory=Timings)
     started_at: float = 0.0
     outcome: StepOutcome = StepOutcome.unrecorded  # what the loop made of the step (see agent.outcomes)
-    verdicts: dict[str, str] = Field(default_factory=dict)
+    verdicts: dict[str, str] = Field(default_factory=dict)  # a Final answer's checks: name -> "ok" or the message
     tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation
     approval: str = ""  # for a tool that needs approval: "approved" or "denied"
-    injected: list[str] = Field(default_factory=list)  # "action" / "observation": written by a person, not the model
-    #                                                   or the tool (agent.stepping)  # a Final answer's checks: name -> "ok" or the message
+    # "action" / "observation": written by a person, not the model or the tool (agent.stepping)
+    injected: list[str] = Field(default_factory=list)
 
     @property
     def is_final(self) -> bool:

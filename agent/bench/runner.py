@@ -20,14 +20,11 @@ from agent.bench.suites import BenchQuestion
 from agent.bench.verdict import judge_answer
 from agent.config import AgentConfig
 from agent.events import LLMOutput, PromptSent, StepRecorded
-from agent.loop import Agent
-from agent.prompts import memory_budget
 from agent.reflection import solve
-from core.clock import SYSTEM_CLOCK
+from agent.runs import attempts
 from core.llm import LLM, Completion, Message
 from core.schema import RunResult, StepOutcome, StopReason, Usage
 from memory.strategies import STRATEGIES
-from memory.factory import make_memory
 from tools.base import ToolRegistry
 from tools.composite import make_wikipedia_fact
 
@@ -126,20 +123,12 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
     metered = MeteredLLM(llm)
     strategy_name, options = split_variant(strategy)
     run_id = f"bench-{uuid.uuid4().hex[:12]}"
-    settings = dict(memory_settings or {})
-    budget = memory_budget(llm, tools.describe(), question.question, SYSTEM_CLOCK.today().isoformat(), n_ctx)
-    if budget and "token_budget" not in settings:
-        settings["token_budget"] = budget  # the same budget `ponder ask` gives this model
     if options.pop("extra_tools", None):
         wiki = [tools.get(name) for name in ("wikipedia_search", "wikipedia_summary", "wikipedia_lookup")]
         tools = ToolRegistry([*(tools.get(name) for name in tools.names), make_wikipedia_fact(wiki)])
     config = AgentConfig(max_steps=max_steps, max_wall_seconds=max_seconds, trace_dir=trace_dir, **options)
-
-    def attempt(number: int, lessons: list[str]) -> Agent:
-        attempt_id = run_id if number == 0 else f"{run_id}-retry{number}"
-        memory = make_memory(strategy_name, attempt_id, task=question.question, store=store, summariser_llm=metered,
-                             token_counter=getattr(llm, "count_tokens", None), **settings)
-        return Agent(metered, tools, memory=memory, run_id=attempt_id, config=config, lessons=lessons)
+    attempt = attempts(question.question, run_id, llm, tools, store=store, strategy=strategy_name, config=config,
+                       n_ctx=n_ctx, memory_settings=memory_settings, meter=lambda model: metered)
 
     step_prompt, step_evaluated, last_prompt, steps = [], [], "", []
 

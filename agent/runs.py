@@ -1,0 +1,54 @@
+"""One way to build a run: the agent of each attempt at a question, with its memory sized to the model's window.
+
+`ponder ask`, `ponder resume` and `ponder bench` all build runs here, so an option that changes how a run is
+assembled (the memory's budget, the attempt ids of a --reflect retry, what the summariser runs on) is added once.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from agent.config import AgentConfig
+from agent.loop import Agent
+from agent.prompts import memory_budget
+from core.clock import SYSTEM_CLOCK
+from core.llm import LLM
+from memory.factory import make_memory
+from tools.base import ToolRegistry
+
+AttemptBuilder = Callable[[int, Sequence[str]], Agent]
+
+
+def attempt_id(run_id: str, number: int) -> str:
+    """A --reflect retry is a run of its own: run id -retryN."""
+    return run_id if number == 0 else f"{run_id}-retry{number}"
+
+
+def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, strategy: str,
+             config: AgentConfig, aux_llm: LLM | None = None, n_ctx: int | None = None,
+             memory_settings: dict | None = None, on_open: Callable[[str], None] | None = None,
+             meter: Callable[[LLM], LLM] | None = None) -> AttemptBuilder:
+    """The builder of each attempt's Agent (attempt 0, then one per --reflect retry, with the lessons so far).
+
+    The memory's token budget is its share of the model's window (n_ctx, or the model's own), the same for every
+    caller unless memory_settings names one. aux_llm: the model for side work (the summariser, the plan's
+    checks); default the model itself. on_open: told each attempt's run id once its memory exists (stored).
+    meter: wraps the model the agent and the summariser call (the bench counts calls and tokens with it); the
+    budget is counted with the model's own tokenizer.
+    """
+    settings = dict(memory_settings or {})
+    if "token_budget" not in settings:
+        budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), n_ctx)
+        if budget:
+            settings["token_budget"] = budget
+    model = meter(llm) if meter else llm
+    side = aux_llm or model
+
+    def attempt(number: int, lessons: Sequence[str]) -> Agent:
+        this_id = attempt_id(run_id, number)
+        memory = make_memory(strategy, this_id, task=task, store=store, summariser_llm=side,
+                             token_counter=getattr(llm, "count_tokens", None), **settings)
+        if on_open:
+            on_open(this_id)
+        return Agent(model, tools, memory=memory, config=config, run_id=this_id, aux_llm=side, lessons=lessons)
+
+    return attempt
