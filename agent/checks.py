@@ -12,11 +12,24 @@ from __future__ import annotations
 import re
 
 from agent.grounding import numbers_are_grounded
-from agent.outcomes import FinalCandidate, FinalCheck
+from agent.outcomes import FinalAccepted, FinalCandidate, FinalCheck, FinalSentBack
 from core.llm import LLMError, Message
 from core.support import key_words, names, unsupported_names
 
 __all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "question_parts", "CHECKS"]
+
+def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> FinalAccepted | FinalSentBack:
+    """Each check may send the answer back, a bounded number of times a run (may_send_back); after that the
+    answer is accepted with the checks' objections kept in its verdicts (a --reflect retry reads them)."""
+    verdicts: dict[str, str] = {}
+    for check in checks:
+        name = getattr(check, "__name__", type(check).__name__)
+        message = check(candidate)
+        verdicts[name] = message or "ok"
+        if message and may_send_back:
+            return FinalSentBack(message, check=name, verdicts=verdicts)
+    return FinalAccepted(verdicts=verdicts)
+
 
 _PARTS = re.compile(r",?\s+and\s+(?=(?:what|which|when|where|who|how|why|is|are|does|did)\b)|[?;]\s+(?=\S)",
                     re.IGNORECASE)

@@ -4,7 +4,10 @@ from __future__ import annotations
 import threading
 from typing import Callable
 
+from agent.outcomes import ToolObserved
 from core.untrusted import neutralise
+from tools.base import ToolRegistry
+
 
 def truncate(text: str, max_chars: int) -> str:
     if len(text) <= max_chars:
@@ -38,3 +41,17 @@ def call_with_timeout(fn: Callable[[], tuple[str, float]], seconds: float, label
         _abandoned.append(worker)
         return f"Error: {label} timed out after {seconds:g} s. Try a simpler input or another tool.", seconds
     return box[0]
+
+
+def observe(tools: ToolRegistry, action: str, action_input: str, timeout: float, max_chars: int) -> ToolObserved:
+    """Run a tool under a time limit; its output as a safe, bounded observation, with a composite tool's inner
+    calls (kept even if it times out)."""
+    calls: list = []
+
+    def run() -> tuple[str, float]:
+        result = tools.run(action, action_input)
+        calls.extend(result.calls)
+        return result.observation, result.seconds
+
+    observation, seconds = call_with_timeout(run, timeout, action)
+    return ToolObserved(clean_observation(observation, max_chars), seconds, calls=[c.model_dump() for c in calls])

@@ -6,7 +6,7 @@ from typing import Sequence
 
 from core.clock import fixed_clock
 from core.llm import Message, count_tokens_fallback
-from memory.base import Context
+from memory.base import Context, step_turns
 from tools.clock import clock_tools
 
 SYSTEM = """You are Ponder, a careful research assistant. You answer the user's question by working step by \
@@ -94,8 +94,7 @@ def build_messages(task: str, context: Context, tools: str, today: str, *, plan:
     messages = [Message(role="system", content=system),
                 Message(role="user", content=question)]
     for step in context.recent:
-        messages.append(Message(role="assistant", content=step.as_call()))
-        messages.append(Message(role="user", content=f"Observation: {step.observation}"))
+        messages.extend(step_turns(step))
     # After the latest observation: everything before it stays as the last prompt had it.
     tail = "\n\n".join(part for part in (context.recall, progress if context.recent else "") if part)
     if tail:

@@ -17,8 +17,40 @@ from __future__ import annotations
 from typing import Callable
 
 from agent.events import ActionEvent, Event, FinalEvent, PromptSent, StepRecorded
-from core.llm import Message
-from core.schema import FINAL_ACTION, RunResult, Step
+from agent.parser import Parsed, parse
+from core.llm import Completion, Message
+from core.schema import FINAL_ACTION, RunResult, Step, Usage, step_call
+
+
+class Injections:
+    """What a person puts in place of the model's next action or the next tool result (agent.stepping). An action
+    given before the model is called replaces the call; one given after the model proposed its own replaces that."""
+
+    def __init__(self):
+        self.action: tuple[str, str, str] | None = None  # thought, action, action input
+        self.observation: str | None = None
+        self.used: list[str] = []
+
+    def completion(self) -> Completion | None:
+        if self.action is None:
+            return None
+        text, self.action = step_call(*self.action), None
+        self.used.append("action")
+        return Completion(text=text, usage=Usage(), model="injected")
+
+    def edit(self, parsed: Parsed) -> Parsed:
+        completion = self.completion()
+        return parse(completion.text) if completion else parsed
+
+    def take_observation(self) -> str | None:
+        observation, self.observation = self.observation, None
+        if observation is not None:
+            self.used.append("observation")
+        return observation
+
+    def take_used(self) -> list[str]:
+        used, self.used = self.used, []
+        return used
 
 
 class RunFinished(Exception):
@@ -33,7 +65,8 @@ class Run:
         self.proposed: ActionEvent | None = None  # the model's action for the pending step, once proposed
         self._prompt: PromptSent | None = None
         self._stopped = False
-        self._stream = agent.stream(task)
+        self.injections = Injections()
+        self._stream = agent.stream(task, injections=self.injections)
         self._advance_to(PromptSent)
 
     # ---- where the run stands ----
@@ -72,12 +105,12 @@ class Run:
         self._require_pending()
         if "\n" in action or not action.strip():
             raise ValueError(f"an action is one tool name (or {FINAL_ACTION}), got {action!r}")
-        self.agent.injections.action = (" ".join(thought.split()), action.strip(), " ".join(action_input.split()))
+        self.injections.action = (" ".join(thought.split()), action.strip(), " ".join(action_input.split()))
 
     def inject_observation(self, text: str) -> None:
         """Use this text as the pending step's tool result; the tool is not run."""
         self._require_pending()
-        self.agent.injections.observation = text
+        self.injections.observation = text
 
     def step(self) -> Step | None:
         """Finish the pending step and stop before the next one's LLM call. Returns the recorded step (None if the

@@ -9,6 +9,11 @@ FINAL_ACTION = "Final"  # the action that ends a run with its input as the answe
 RAW_SHOWN_CHARS = 600   # how much of an unparsable reply is shown back to the model
 
 
+def step_call(thought: str, action: str, action_input: str) -> str:
+    """The one layout of a model's turn (the prompts' examples and the parser read the same three lines)."""
+    return f"Thought: {thought}\nAction: {action}\nAction Input: {action_input}"
+
+
 class StopReason(str, enum.Enum):
     final_answer = "final_answer"
     max_steps = "max_steps"
@@ -104,7 +109,7 @@ class Step(BaseModel):
         """The model's turn: its Thought, Action and Action Input, or what it wrote if that did not parse."""
         if self.parse_status is ParseStatus.error:
             return self.raw.strip()[:RAW_SHOWN_CHARS] or "(empty reply)"
-        return f"Thought: {self.thought}\nAction: {self.action}\nAction Input: {self.action_input}"
+        return step_call(self.thought, self.action, self.action_input)
 
     def as_text(self) -> str:
         """The step as the model would have written it, plus its observation."""

@@ -92,6 +92,12 @@ class Memory(Protocol):
         ...
 
 
+def step_turns(step: Step) -> list[Message]:
+    """The one layout of a step as chat turns: the model's call, then the observation it got."""
+    return [Message(role="assistant", content=step.as_call()),
+            Message(role="user", content=f"Observation: {step.observation}")]
+
+
 def render_steps(steps: list[Step]) -> str:
     """Steps in the model's own format, each marked with its step number."""
     return "\n\n".join(f"[step {s.index}]\n{s.as_text()}" for s in steps)

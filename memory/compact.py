@@ -19,10 +19,9 @@ import re
 
 import numpy as np
 
-from core.llm import Message
 from core.schema import Step
 from core.untrusted import quoted_line
-from memory.base import Context
+from memory.base import Context, step_turns
 from memory.records import Summary
 from memory.strategies import TASK_WEIGHT, THOUGHT_WEIGHT, RunMemory
 from memory.summariser import extractive_notes, numbers_in, page_of, unsaved_facts
@@ -108,9 +107,7 @@ class CompactMemory(RunMemory):
         previous = self.summary.text if self.summary else ""
         conversation = None
         if shown is not None and shown.sent:  # the agent's conversation up to and including `latest`
-            conversation = [*shown.sent, Message(role="assistant", content=latest.as_call())]
-            if latest.observation:
-                conversation.append(Message(role="user", content=f"Observation: {latest.observation}"))
+            conversation = [*shown.sent, *step_turns(latest)]
         text = self.summariser.fold(self.task, previous, fold, conversation=conversation)
         if text is None:  # already logged: the notes are still written, without a model
             text = truncate_to_tokens(extractive_notes(_without_carried(previous), fold),

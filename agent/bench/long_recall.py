@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from agent.bench.suites import BenchQuestion
 from agent.llm.replay import Replay
 from core.llm import LLMError, Message
+from core.schema import step_call
 
 CONTEXT_WINDOW = 4096
 PEOPLE = [  # each has "(birth–death)" in its offline description
@@ -68,7 +69,7 @@ def questions(items: list[Scenario]) -> list[BenchQuestion]:
 
 
 def _step(thought: str, action: str, action_input: str) -> str:
-    return f"Thought: {thought}\nAction: {action}\nAction Input: {action_input}"
+    return step_call(thought, action, action_input)
 
 
 class ScriptedResearcher:
