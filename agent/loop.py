@@ -107,7 +107,7 @@ class Agent:
                                     memory_seconds=memory_seconds),
                     tool_calls=outcome.calls, injected=state.injections.take_used(),
                     approval=self._approval_of(parsed, outcome))
-        self._record(memory, step, shown)
+        self._record(memory, step, shown, messages)
         state.apply(step, outcome)
         yield _log(trace, StepRecorded(step=step))
         revised = state.planner.revise(state.steps) if state.planner else None
@@ -172,7 +172,6 @@ class Agent:
         messages = prompts.build_messages(state.task, shown, self.tools.describe(), state.today, lessons=self.lessons,
                                           plan=plan.render() if plan else "",
                                           progress=planning.progress_line(plan, state.steps) if plan else "")
-        shown.sent = messages  # memory may continue this very conversation (a cache-friendly compaction)
         return shown, messages, time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: RunState) -> tuple[Completion, float]:
@@ -224,9 +223,9 @@ class Agent:
         tool = self.tools.get(parsed.action)
         return "approved" if isinstance(outcome, ToolObserved) and tool and tool.needs_approval else ""
 
-    def _record(self, memory: Memory, step: Step, shown) -> None:
+    def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message]) -> None:
         start = time.perf_counter()
-        memory.add(step, shown)  # persisted before the next LLM call
+        memory.add(step, shown, sent=sent)  # persisted before the next LLM call
         step.timings.memory_seconds += time.perf_counter() - start
 
     def _forced_answer(self, memory: Memory, state: RunState) -> tuple[str | None, bool]:

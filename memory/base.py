@@ -31,7 +31,6 @@ class Context:
     summary_upto: int | None = None                     # the summary shown covers steps up to this one
     notes: list[str] = field(default_factory=list)      # run ids whose notes were shown
     tokens: int | None = None                           # the context's size with the memory's token counter
-    sent: list[Message] | None = None                   # the messages the loop built from it (set by the loop)
 
     @property
     def text(self) -> str:
@@ -74,8 +73,9 @@ class Memory(Protocol):
         """What the next prompt shows after the task. Reads only."""
         ...
 
-    def add(self, step: Step, shown: Context | None = None) -> None:
-        """Store a finished step with the context its prompt showed (persisted before the next LLM call)."""
+    def add(self, step: Step, shown: Context | None = None, sent: list[Message] | None = None) -> None:
+        """Store a finished step with the context its prompt showed (persisted before the next LLM call).
+        sent: the messages of that prompt, a conversation the memory may continue (a cache-friendly compaction)."""
         ...
 
     def finish(self, result: RunResult) -> None:

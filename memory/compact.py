@@ -19,6 +19,7 @@ import re
 
 import numpy as np
 
+from core.llm import Message
 from core.schema import Step
 from core.untrusted import quoted_line
 from memory.base import Context, step_turns
@@ -54,7 +55,7 @@ class CompactMemory(RunMemory):
 
     # ---- Memory protocol ----
 
-    def add(self, step: Step, shown: Context | None = None) -> None:
+    def add(self, step: Step, shown: Context | None = None, sent: list[Message] | None = None) -> None:
         self.store.add_step(self.run_id, step, None, retrieved=shown.retrieved if shown else (),
                             context_tokens=shown.tokens if shown else None,
                             summary_upto=shown.summary_upto if shown else None)  # embedded at compaction
@@ -62,7 +63,7 @@ class CompactMemory(RunMemory):
         if self._folded():
             self._thought_vector = self._embed_thought(step)  # the next recall's query
         if self._log_tokens() > (1 - RECALL_SHARE) * self.config.token_budget:
-            self._compact(step, shown)
+            self._compact(step, sent)
 
     def context(self) -> Context:
         background = self._background()
@@ -92,7 +93,7 @@ class CompactMemory(RunMemory):
     def _log_tokens(self) -> int:
         return self.counter.count(self._background()) + sum(self.counter.count(s.as_text()) for s in self._log())
 
-    def _compact(self, latest: Step, shown: Context | None) -> None:
+    def _compact(self, latest: Step, sent: list[Message] | None) -> None:
         log_steps = self._log()
         keep, kept_tokens = 0, 0  # the latest steps stay verbatim, up to a share of the budget
         for step in reversed(log_steps[1:]):
@@ -106,8 +107,8 @@ class CompactMemory(RunMemory):
             return
         previous = self.summary.text if self.summary else ""
         conversation = None
-        if shown is not None and shown.sent:  # the agent's conversation up to and including `latest`
-            conversation = [*shown.sent, *step_turns(latest)]
+        if sent:  # the agent's conversation up to and including `latest`
+            conversation = [*sent, *step_turns(latest)]
         text = self.summariser.fold(self.task, previous, fold, conversation=conversation)
         if text is None:  # already logged: the notes are still written, without a model
             text = truncate_to_tokens(extractive_notes(_without_carried(previous), fold),

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 import numpy as np
 from pydantic import BaseModel, Field
 
+from core.llm import Message
 from core.schema import RunResult, Step, StopReason
 from core.support import support
 from memory.base import Context
@@ -108,7 +109,7 @@ class RunMemory:
     def steps(self) -> list[Step]:
         return list(self._steps)
 
-    def add(self, step: Step, shown: Context | None = None) -> None:
+    def add(self, step: Step, shown: Context | None = None, sent: list[Message] | None = None) -> None:
         if self.store is not None:
             vector = self.store.embedder.embed([step.as_text()])[0]
             self.store.add_step(self.run_id, step, vector, retrieved=shown.retrieved if shown else (),
