@@ -105,7 +105,7 @@ class Agent:
                     usage=completion.usage, started_at=started, outcome=outcome.kind, verdicts=outcome.verdicts,
                     timings=Timings(llm_seconds=llm_seconds, tool_seconds=outcome.seconds,
                                     memory_seconds=memory_seconds),
-                    tool_calls=outcome.calls, injected=state.injections.take_used(),
+                    tool_calls=outcome.calls, findings=outcome.findings, injected=state.injections.take_used(),
                     approval=self._approval_of(parsed, outcome))
         self._record(memory, step, shown, messages)
         state.apply(step, outcome)

@@ -45,13 +45,16 @@ def call_with_timeout(fn: Callable[[], tuple[str, float]], seconds: float, label
 
 def observe(tools: ToolRegistry, action: str, action_input: str, timeout: float, max_chars: int) -> ToolObserved:
     """Run a tool under a time limit; its output as a safe, bounded observation, with a composite tool's inner
-    calls (kept even if it times out)."""
+    calls (kept even if it times out) and what it found as fields."""
     calls: list = []
+    found: list = []
 
     def run() -> tuple[str, float]:
         result = tools.run(action, action_input)
         calls.extend(result.calls)
+        found.append(result.findings)
         return result.observation, result.seconds
 
     observation, seconds = call_with_timeout(run, timeout, action)
-    return ToolObserved(clean_observation(observation, max_chars), seconds, calls=[c.model_dump() for c in calls])
+    return ToolObserved(clean_observation(observation, max_chars), seconds, calls=[c.model_dump() for c in calls],
+                        findings=found[0] if found else None)

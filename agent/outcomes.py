@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable, Sequence, Union
 
-from core.schema import FINAL_ACTION, ParseStatus, Step, StepOutcome, StopReason, Usage, repeat_key
+from core.schema import FINAL_ACTION, Findings, ParseStatus, Step, StepOutcome, StopReason, Usage, repeat_key
 
 
 class StopRun(Exception):
@@ -26,6 +26,7 @@ class StepResult:
     seconds = 0.0                      # the tool's time (ToolObserved)
     verdicts = MappingProxyType({})    # the final-answer checks' verdicts (FinalAccepted, FinalSentBack)
     calls: Sequence[dict] = ()         # a composite tool's inner calls (ToolObserved)
+    findings: Findings | None = None   # what the tool found, as fields (ToolObserved)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class ToolObserved(StepResult):
     observation: str
     seconds: float
     calls: list = field(default_factory=list)  # a composite tool's inner calls (tools.base.ToolCall dicts)
+    findings: Findings | None = None
     kind: StepOutcome = StepOutcome.tool
 
 

@@ -108,9 +108,15 @@ def _subjects(plan: Plan) -> dict[int, set[str]]:
     return distinct
 
 
+def _found_nothing(step: Step) -> bool:
+    """The tool's own report (steps stored before tools reported findings: the Wikipedia tools' wording)."""
+    if step.findings is not None:
+        return step.findings.found_nothing
+    return any(marker in step.observation for marker in _DEAD_END)
+
+
 def _useful(step: Step) -> bool:
-    return step.outcome is StepOutcome.tool and not step.observation.startswith("Error") and not any(
-        marker in step.observation for marker in _DEAD_END)
+    return step.outcome is StepOutcome.tool and not step.observation.startswith("Error") and not _found_nothing(step)
 
 
 def _aim(item: PlanItem, step: Step, subjects: dict[int, set[str]]) -> int:
@@ -152,7 +158,7 @@ def dead_end(plan: Plan, steps: Sequence[Step]) -> Step | None:
     if not steps:
         return None
     step, done = steps[-1], progress(plan, steps)
-    if step.outcome is not StepOutcome.tool or not any(marker in step.observation for marker in _DEAD_END):
+    if step.outcome is not StepOutcome.tool or not _found_nothing(step):
         return None
     open_items = [item for item in plan.items if item.number not in done]
     return step if any(_family(step.action) == _family(item.tool) for item in open_items) else None

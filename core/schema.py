@@ -51,6 +51,55 @@ class StepOutcome(str, enum.Enum):
         return self in (StepOutcome.tool, StepOutcome.unrecorded)
 
 
+class ToolStatus(str, enum.Enum):
+    """What a lookup came to, as the Wikipedia tools report it beside their text."""
+    found = "found"              # a page read (its intro, or its sentences holding the text asked for)
+    listed = "listed"            # search results: the pages' titles
+    missing = "missing"          # no page by that title (the titles offered instead are its pages)
+    ambiguous = "ambiguous"      # a disambiguation page (its options are its pages)
+    empty = "empty"              # the page has no text
+    not_on_page = "not_on_page"  # the page holds no sentence with the text asked for
+    no_match = "no_match"        # a search that found nothing
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Findings(BaseModel):
+    """What a tool found, as fields beside the text the model reads: planning, the memory and the bench read these,
+    never the wording."""
+    status: ToolStatus
+    pages: list[str] = Field(default_factory=list)      # the page read, or the titles offered or listed
+    sentences: list[str] = Field(default_factory=list)  # the sentences a lookup returned
+
+    @property
+    def found_nothing(self) -> bool:
+        """The lookup's route does not work: no page, no text, no sentence, no search result."""
+        return self.status in (ToolStatus.missing, ToolStatus.empty, ToolStatus.not_on_page, ToolStatus.no_match)
+
+    @property
+    def read(self) -> list[str]:
+        """The pages retrieved (a page read, even one without the text asked for), not the titles offered."""
+        retrieved = (ToolStatus.found, ToolStatus.empty, ToolStatus.not_on_page)
+        return list(self.pages) if self.status in retrieved else []
+
+    @property
+    def page(self) -> str:
+        """The page read ("" unless one was)."""
+        return self.read[0] if self.read else ""
+
+
+class Observed(str):
+    """A tool's text with its Findings: a str everywhere (so a tool may return it instead of plain text), and the
+    registry keeps the findings beside the observation."""
+    findings: Findings
+
+    def __new__(cls, text: str, findings: Findings) -> "Observed":
+        made = super().__new__(cls, text)
+        made.findings = findings
+        return made
+
+
 class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -97,6 +146,7 @@ class Step(BaseModel):
     outcome: StepOutcome = StepOutcome.unrecorded  # what the loop made of the step (see agent.outcomes)
     verdicts: dict[str, str] = Field(default_factory=dict)  # a Final answer's checks: name -> "ok" or the message
     tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation
+    findings: Findings | None = None  # what the tool found, as fields (tools that report it: the Wikipedia ones)
     approval: str = ""  # for a tool that needs approval: "approved" or "denied"
     # "action" / "observation": written by a person, not the model or the tool (agent.stepping)
     injected: list[str] = Field(default_factory=list)

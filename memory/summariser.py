@@ -144,6 +144,8 @@ def page_of(step: Step) -> str:
     """The page a Wikipedia step asked for (`Title`, `Title | text` or a JSON object with a title), else ""."""
     if not step.action.startswith("wikipedia_") or step.action == "wikipedia_search":
         return ""
+    if step.findings is not None:  # the tool's own report (older steps: read from the input)
+        return step.findings.page
     text = step.action_input.strip()
     if text.startswith("{"):
         try:

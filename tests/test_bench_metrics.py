@@ -238,6 +238,25 @@ def test_pages_looked_up_reads_resolved_titles_from_real_observations():
     assert with_search[:3] == ["Thomas Edison", "Washington, D.C.", "Python (programming language)"]
 
 
+def test_pages_looked_up_reads_the_tools_findings_not_their_wording():
+    """Steps that carry what the tool found (core.schema.Findings) are read by those fields: the same pages with
+    every observation reworded beyond any format the wording parser knows."""
+    from core.schema import Step as RunStep
+
+    registry = ToolRegistry(make_wikipedia_tools(FakeWiki()))
+    calls = [("wikipedia_search", "inventor"), ("wikipedia_summary", "edison"), ("wikipedia_summary", "Mercury"),
+             ("wikipedia_summary", "Atlantis"), ("wikipedia_lookup", "python | created"),
+             ("wikipedia_lookup", '{"title": "Washington, D.C.", "text": "zebra"}'),
+             ("wikipedia_lookup", "Thomas Edison")]
+    runs = [(action, action_input, registry.run(action, action_input)) for action, action_input in calls]
+    steps = [RunStep(index=i, action=action, action_input=action_input, observation=f"(reworded {i})",
+                     findings=run.findings) for i, (action, action_input, run) in enumerate(runs)]
+    assert runs[6][2].findings is None   # an error reports nothing found
+    assert pages_looked_up(steps) == ["Thomas Edison", "Python (programming language)", "Washington, D.C."]
+    assert pages_looked_up(steps, include_search=True)[:3] == ["Thomas Edison", "Washington, D.C.",
+                                                               "Python (programming language)"]
+
+
 def test_pages_looked_up_without_urls_cuts_the_description_at_the_right_comma():
     steps = _run(FakeWiki(urls=False), [("wikipedia_summary", "Washington, D.C."), ("wikipedia_summary", "edison"),
                                         ("wikipedia_summary", "Python (programming language)")])

@@ -149,3 +149,19 @@ def test_the_plan_grammar_allows_lookups_then_one_item_of_work():
     plan = Plan.parse("1. A? -> wikipedia_summary\n2. Sum? -> calculator\n3. More? -> calculator", ["calculator"])
     assert [item.text for item in plan.items] == ["A?", "Sum?"]
     assert PlanItem(1, "x", "calculator") in Plan.parse("1. x -> calculator", ["calculator"]).items
+
+
+def test_a_lookup_the_tool_reports_as_found_nothing_checks_nothing_off_whatever_its_wording():
+    """Planning reads what the tool reported (Findings), not its wording: a reworded "no such page" still counts
+    as a dead end, and a found page whose text happens to say "There is no Wikipedia page" still counts."""
+    from agent.planning import dead_end
+    from core.schema import Findings, ToolStatus
+
+    plan = Plan.parse(PLAN, ["calculator", "wikipedia_summary"])
+    reworded = Step(index=0, action="wikipedia_summary", action_input="Alpha Tower", outcome="tool",
+                    observation="Nothing here by that name.", findings=Findings(status=ToolStatus.missing))
+    assert progress(plan, [reworded]) == {} and dead_end(plan, [reworded]) is reworded
+    quoting = Step(index=0, action="wikipedia_summary", action_input="Alpha Tower", outcome="tool",
+                   observation='Alpha Tower: its sign reads "There is no Wikipedia page" and it is 300 metres tall.',
+                   findings=Findings(status=ToolStatus.found, pages=["Alpha Tower"]))
+    assert progress(plan, [quoting]) == {1: 0} and dead_end(plan, [quoting]) is None

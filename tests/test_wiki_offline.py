@@ -174,6 +174,50 @@ def test_summary_and_lookup_show_the_years_from_the_description(wiki):
     assert "does not appear" in missing and "(1847\u20131931)" in missing
 
 
+def test_the_wikipedia_tools_report_what_they_found_as_fields(wiki):
+    """Beside the text the model reads, each call reports its status, the pages and a lookup's sentences (what
+    planning, the memory and the bench read instead of the wording)."""
+    from core.schema import ToolStatus
+    from tools.base import ToolRegistry
+    from tools.wikipedia import make_wikipedia_tools
+
+    tools = ToolRegistry(make_wikipedia_tools(wiki))
+    found = tools.run("wikipedia_summary", "Loire").findings
+    assert (found.status, found.pages, found.page) == (ToolStatus.found, ["Loire"], "Loire")
+    missing = tools.run("wikipedia_summary", "Python").findings
+    assert missing.status is ToolStatus.missing and missing.found_nothing and missing.page == ""
+    assert "Computer programming" in missing.pages and missing.read == []
+    hit = tools.run("wikipedia_lookup", '{"title": "Loire", "text": "length"}')
+    assert hit.findings.status is ToolStatus.found and any("1,006" in s for s in hit.findings.sentences)
+    assert all(sentence[:40] in hit.observation for sentence in hit.findings.sentences)
+    absent = tools.run("wikipedia_lookup", "Loire | zebra").findings
+    assert absent.status is ToolStatus.not_on_page and absent.read == ["Loire"] and absent.found_nothing
+    listed = tools.run("wikipedia_search", "river France").findings
+    assert listed.status is ToolStatus.listed and "Loire" in listed.pages and listed.read == []
+    assert tools.run("wikipedia_lookup", "Loire").findings is None   # an input error: nothing was looked up
+
+
+def test_a_steps_findings_are_recorded_and_stored_with_it(wiki):
+    """The loop puts what the tool found on the step; the store keeps it (a resumed run reads the same)."""
+    from agent.config import AgentConfig
+    from agent.llm.replay import Replay
+    from agent.loop import Agent
+    from core.chroma import make_client
+    from core.schema import ToolStatus
+    from memory.factory import make_memory
+    from memory.store import Store
+    from tools.defaults import default_tools
+
+    llm = Replay(["Thought: look it up\nAction: wikipedia_summary\nAction Input: Loire",
+                  "Thought: done\nAction: Final\nAction Input: The Loire is 1,006 km long."])
+    memory = make_memory("window", "findings-stored", store=Store(make_client("memory")), task="How long is the Loire?")
+    result = Agent(llm, default_tools(wiki), memory=memory, config=AgentConfig(final_answer_checks=[])).run()
+    assert result.steps[0].findings.status is ToolStatus.found and result.steps[0].findings.pages == ["Loire"]
+    assert result.steps[1].findings is None
+    reopened = make_memory("window", "findings-stored", store=memory.store)
+    assert reopened.steps()[0].findings == result.steps[0].findings
+
+
 def test_ambiguous_bare_title_is_a_disambiguation(wiki):
     with pytest.raises(Disambiguation) as caught:
         wiki.page("Mercury")

@@ -8,6 +8,8 @@ from typing import Any, Callable, ClassVar, get_type_hints
 
 from pydantic import BaseModel, Field, ValidationError, create_model
 
+from core.schema import Findings, Observed
+
 
 class ToolError(Exception):
     """Raised by a tool for a failure the model should read and react to (bad input, page missing...)."""
@@ -22,10 +24,12 @@ class ToolCall(BaseModel):
 
 
 class ToolRun(BaseModel):
-    """The outcome of ToolRegistry.run: what the model reads, how long it took, and the inner calls made."""
+    """The outcome of ToolRegistry.run: what the model reads, how long it took, the inner calls made, and what the
+    tool found as fields when it reports that (core.schema.Observed)."""
     observation: str
     seconds: float
     calls: list[ToolCall] = Field(default_factory=list)
+    findings: Findings | None = None
 
 
 class Tool:
@@ -60,7 +64,8 @@ class Tool:
 
     def invoke(self, action_input: str, calls: list[ToolCall] | None = None) -> str:
         """Like calling the tool; a tool that calls other tools appends each of those calls to `calls`."""
-        return str(self.fn(**self.arguments(action_input)))
+        out = self.fn(**self.arguments(action_input))
+        return out if isinstance(out, Observed) else str(out)
 
     def arguments(self, action_input: str) -> dict:
         """The validated keyword arguments for fn. Raises ToolError."""
@@ -165,4 +170,5 @@ class ToolRegistry:
                 obs = f"Error: {exc}"
             except Exception as exc:  # a tool bug must not kill the run; the model sees what went wrong
                 obs = f"Error: {t.name} failed: {type(exc).__name__}: {exc}. Valid tools: {', '.join(self.names)}."
-        return ToolRun(observation=obs, seconds=time.perf_counter() - start, calls=calls)
+        return ToolRun(observation=str(obs), seconds=time.perf_counter() - start, calls=calls,
+                       findings=obs.findings if isinstance(obs, Observed) else None)

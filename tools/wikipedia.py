@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Callable, TypeVar
 
+from core.schema import Findings, Observed, ToolStatus
 from tools.base import Tool, ToolError
 from tools.wiki_base import Disambiguation, PageMissing, WikiBackend, WikiPage, WikiUnavailable
 
@@ -79,7 +80,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
             raise ToolError(f"Wikipedia is unavailable ({backend.name} backend: {exc}). Try again later, or "
                             "answer from what you already know and say it is unverified.") from None
 
-    def load(title: str) -> WikiPage | str:
+    def load(title: str) -> WikiPage | Observed:
         """The page, or an observation explaining why not and what to try instead."""
         try:
             return call(lambda: backend.page(title))
@@ -87,16 +88,18 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
             options = exc.options[:MAX_OPTIONS_SHOWN]
             more = f" (and {len(exc.options) - len(options)} more)" if len(exc.options) > len(options) else ""
             listed = "; ".join(options) if options else "no options listed"
-            return (f'"{exc.title}" is ambiguous; it may refer to: {listed}{more}. '
-                    "Ask again with one of these exact titles.")
+            return Observed(f'"{exc.title}" is ambiguous; it may refer to: {listed}{more}. '
+                            "Ask again with one of these exact titles.",
+                            Findings(status=ToolStatus.ambiguous, pages=list(exc.options)))
         except PageMissing as exc:
             similar = exc.suggestions or call(lambda: backend.search(title, limit=MAX_SEARCH_RESULTS))
+            missing = Findings(status=ToolStatus.missing, pages=list(similar))
             if similar:
-                return (f'There is no Wikipedia page titled "{title}". Did you mean: {"; ".join(similar)}? '
-                        "Ask again with one of these exact titles; if none fits, this Wikipedia lacks the article, so do not "
-                        "ask for it again.")
-            return (f'There is no Wikipedia page titled "{title}" and a search found nothing similar. '
-                    "Try wikipedia_search with other keywords.")
+                return Observed(f'There is no Wikipedia page titled "{title}". Did you mean: {"; ".join(similar)}? '
+                                "Ask again with one of these exact titles; if none fits, this Wikipedia lacks the "
+                                "article, so do not ask for it again.", missing)
+            return Observed(f'There is no Wikipedia page titled "{title}" and a search found nothing similar. '
+                            "Try wikipedia_search with other keywords.", missing)
 
     def wikipedia_search(query: str) -> str:
         """Search Wikipedia; returns the best-matching page titles. Input: a few keywords, e.g. light bulb inventor.
@@ -108,9 +111,11 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
             raise ToolError("give some keywords to search for, e.g. Thomas Edison")
         titles = call(lambda: backend.search(query, limit=MAX_SEARCH_RESULTS))
         if not titles:
-            return f'No Wikipedia pages match "{query}". Try fewer or different keywords.'
+            return Observed(f'No Wikipedia pages match "{query}". Try fewer or different keywords.',
+                            Findings(status=ToolStatus.no_match))
         listed = "\n".join(f"{i}. {t}" for i, t in enumerate(titles, start=1))
-        return f'Wikipedia pages matching "{query}" ({source}):\n{listed}'
+        return Observed(f'Wikipedia pages matching "{query}" ({source}):\n{listed}',
+                        Findings(status=ToolStatus.listed, pages=list(titles)))
 
     def wikipedia_summary(title: str) -> str:
         """The introduction of a Wikipedia page. Input: the exact page title, e.g. Thomas Edison.
@@ -121,14 +126,16 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         if not title:
             raise ToolError("give a page title, e.g. Thomas Edison")
         page = load(title)
-        if isinstance(page, str):
+        if isinstance(page, Observed):
             return page
         intro = page.summary.strip() or page.content.strip()
         if not intro:
-            return f'The Wikipedia page "{page.title}" has no text ({source}).'
+            return Observed(f'The Wikipedia page "{page.title}" has no text ({source}).',
+                            Findings(status=ToolStatus.empty, pages=[page.title]))
         where = f"{source}, {page.url}" if page.url else source
         described = f"{page.title}, {page.description}" if page.description else page.title
-        return f"{described} ({where}):\n{_truncate(intro, MAX_SUMMARY_CHARS)}"
+        return Observed(f"{described} ({where}):\n{_truncate(intro, MAX_SUMMARY_CHARS)}",
+                        Findings(status=ToolStatus.found, pages=[page.title]))
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
         """Find the sentences of a Wikipedia page that mention some text. Input: {"title": "Thomas Edison", "text": "born"} or "Thomas Edison | born".
@@ -137,7 +144,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         """
         title, text = split_page_input(title, text)
         page = load(title)
-        if isinstance(page, str):
+        if isinstance(page, Observed):
             return page
         sentences = sentences_with_sections(page.content or page.summary)
         needle = text.casefold()
@@ -150,13 +157,15 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                 how = "containing all the words of"
         if not hits:
             described = f" ({page.description})" if page.description else ""
-            return (f'"{text}" does not appear in the Wikipedia page "{page.title}"{described}. '
-                    "Try a shorter or different keyword, or wikipedia_summary.")
+            return Observed(f'"{text}" does not appear in the Wikipedia page "{page.title}"{described}. '
+                            "Try a shorter or different keyword, or wikipedia_summary.",
+                            Findings(status=ToolStatus.not_on_page, pages=[page.title]))
         shown = hits[:MAX_LOOKUP_RESULTS]
         lines = [f"{i}. {_truncate(sent, MAX_SENTENCE_CHARS)}" + (f" (section: {s})" if s else "")
                  for i, (s, sent) in enumerate(shown, start=1)]
         count = f"{len(hits)} sentences" if len(hits) != 1 else "1 sentence"
         more = f", showing the first {len(shown)}" if len(hits) > len(shown) else ""
-        return f'{count} {how} "{text}" in "{page.title}" ({source}{more}):\n' + "\n".join(lines)
+        return Observed(f'{count} {how} "{text}" in "{page.title}" ({source}{more}):\n' + "\n".join(lines),
+                        Findings(status=ToolStatus.found, pages=[page.title], sentences=[s for _, s in shown]))
 
     return [Tool(wikipedia_search), Tool(wikipedia_summary), Tool(wikipedia_lookup)]

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from pydantic import BaseModel
 
+from core.schema import Findings, ToolStatus
 from tools.wikipedia import split_page_input
 
 if TYPE_CHECKING:   # suites validate tolerances with the verdict module, which reads text through this one
@@ -199,6 +200,11 @@ _FAILED = re.compile(r'^(Error:|There is no Wikipedia page titled|".*" is ambigu
 _RESULT_LINE = re.compile(r"^\d+\. (.+)$", re.M)
 
 
+def _findings(step: Any) -> Findings | None:
+    value = step.get("findings") if isinstance(step, dict) else getattr(step, "findings", None)
+    return Findings.model_validate(value) if isinstance(value, dict) else value
+
+
 def _field(step: Any, name: str) -> str:
     value = step.get(name) if isinstance(step, dict) else getattr(step, name, "")
     return str(value or "")
@@ -254,6 +260,13 @@ def pages_looked_up(steps: Iterable[Any], include_search: bool = False) -> list[
         action = _field(step, "action").strip().lower()
         action_input, observation = _field(step, "action_input"), _field(step, "observation").strip()
         if action not in ("wikipedia_summary", "wikipedia_lookup", "wikipedia_search") or not observation:
+            continue
+        findings = _findings(step)
+        if findings is not None:  # the tool's own report, as fields (the wording below is for older steps)
+            listed = findings.pages if include_search and findings.status is ToolStatus.listed else []
+            for title in findings.read or listed:
+                if title and title not in titles:
+                    titles.append(title)
             continue
         if _FAILED.match(observation):
             continue
