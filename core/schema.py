@@ -71,6 +71,7 @@ class Findings(BaseModel):
     status: ToolStatus
     pages: list[str] = Field(default_factory=list)      # the page read, or the titles offered or listed
     sentences: list[str] = Field(default_factory=list)  # the sentences a lookup returned
+    description: str = ""                                # the page's short description (a found page)
 
     @property
     def found_nothing(self) -> bool:

@@ -208,3 +208,31 @@ def test_the_loop_stores_a_composite_tools_inner_calls_on_its_step_and_in_the_tr
     assert "1,093 patents" in inner[-1]["observation"] and "1,093 patents" in result.steps[0].observation
     recorded = [event["step"] for event in read_trace(result.trace_path) if event["type"] == "step_recorded"]
     assert recorded[0]["tool_calls"] == inner
+
+
+def test_wikipedia_fact_reads_what_its_inner_tools_found_not_their_wording():
+    """Inner Wikipedia tools that report Findings are read by those fields: a reworded "ambiguous" reply, a search
+    listing and a lookup in no format the wording parser knows still lead to the right page and sentences."""
+    from core.schema import Findings, Observed, ToolStatus
+
+    def wikipedia_summary(title: str) -> str:
+        """Intro."""
+        if title == "Mercury (planet)":
+            return Observed("Mercury (planet), Smallest planet (offline Wikipedia):\nMercury is the closest planet.",
+                            Findings(status=ToolStatus.found, pages=[title], description="Smallest planet"))
+        return Observed("That name has several pages.", Findings(status=ToolStatus.ambiguous, pages=["x", "y"]))
+
+    def wikipedia_search(query: str) -> str:
+        """Search."""
+        return Observed("(a listing in some other format)",
+                        Findings(status=ToolStatus.listed, pages=["Mercury (planet)", "Mercury (element)"]))
+
+    def wikipedia_lookup(title: str, text: str = "") -> str:
+        """Lookup."""
+        return Observed("(reworded hits)", Findings(status=ToolStatus.found, pages=["Mercury (planet)"],
+                                                    sentences=["Its orbit takes 88 days."]))
+
+    fact = make_wikipedia_fact([Tool(wikipedia_search), Tool(wikipedia_summary), Tool(wikipedia_lookup)])
+    answer = ToolRegistry([fact]).run("wikipedia_fact", "Mercury | orbit").observation
+    assert '"Mercury" is ambiguous; showing "Mercury (planet)"' in answer, answer
+    assert 'Sentences with "orbit":\n1. Its orbit takes 88 days.' in answer, answer

@@ -12,6 +12,7 @@ import time
 import unicodedata
 from typing import Any, Callable, Sequence
 
+from core.schema import Findings, ToolStatus
 from tools.base import Tool, ToolCall, ToolError
 from tools.wikipedia import sentences_with_sections, split_page_input
 
@@ -144,16 +145,28 @@ def _listed(sentences: list[str]) -> str:
 
 def _page_header(summary: str) -> re.Match | None:
     """The first line of a wikipedia_summary observation that found a page: "Title, description (source, url):"."""
+    findings = _findings(summary)
+    if findings is not None and findings.status is not ToolStatus.found:
+        return None
     return _PAGE_HEADER.match((summary.splitlines() or [""])[0])
+
+
+def _findings(observation: str) -> Findings | None:
+    """What the inner tool reported as fields (core.schema.Observed); None from a tool that reports only text."""
+    return getattr(observation, "findings", None)
 
 
 def _resolve(call: Caller, entity: str, what: str, summary: str) -> tuple[str, str, str] | str:
     """(note, title, summary of that title) for an entity whose summary was missing or ambiguous, or the
     observation to give when no search result is titled like the entity."""
-    ambiguous = '" is ambiguous;' in (summary.splitlines() or [""])[0]
+    reported = _findings(summary)
+    ambiguous = reported.status is ToolStatus.ambiguous if reported else \
+        '" is ambiguous;' in (summary.splitlines() or [""])[0]
     # An ambiguous name is ranked with the keyword: "Mercury orbit" finds the planet first, not the element.
     found = call("wikipedia_search", f"{entity} {what}" if ambiguous else entity)
-    titles = [m.group(1).strip() for m in map(_NUMBERED.match, found.splitlines()) if m]
+    listed = _findings(found)
+    titles = list(listed.pages) if listed else [m.group(1).strip() for m in map(_NUMBERED.match, found.splitlines())
+                                                  if m]
     if ambiguous:  # the disambiguation page itself is no answer
         titles = [t for t in titles if _words(t) != _words(entity)]
     scored = [(_title_match(entity, t), -rank, t) for rank, t in enumerate(titles)]
@@ -209,8 +222,11 @@ def make_wikipedia_fact(wiki_tools: Sequence[Tool]) -> CompositeTool:
         tried = []
         for keyword in [what, *_keyword_variants(what)]:
             tried.append(keyword)
-            lines = call("wikipedia_lookup", f"{title} | {keyword}").splitlines()
-            if lines and _LOOKUP_FOUND.match(lines[0]):
+            looked = call("wikipedia_lookup", f"{title} | {keyword}")
+            reported, lines = _findings(looked), looked.splitlines()
+            if reported is not None and reported.status is ToolStatus.found:
+                return f'{head}Sentences with "{keyword}":\n{_listed(reported.sentences)}'
+            if reported is None and lines and _LOOKUP_FOUND.match(lines[0]):
                 hits = [_SECTION_SUFFIX.sub("", m.group(1)) for m in map(_NUMBERED.match, lines[1:]) if m]
                 return f'{head}Sentences with "{keyword}":\n{_listed(hits)}'
 

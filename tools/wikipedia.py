@@ -135,7 +135,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         where = f"{source}, {page.url}" if page.url else source
         described = f"{page.title}, {page.description}" if page.description else page.title
         return Observed(f"{described} ({where}):\n{_truncate(intro, MAX_SUMMARY_CHARS)}",
-                        Findings(status=ToolStatus.found, pages=[page.title]))
+                        Findings(status=ToolStatus.found, pages=[page.title], description=page.description or ""))
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
         """Find the sentences of a Wikipedia page that mention some text. Input: {"title": "Thomas Edison", "text": "born"} or "Thomas Edison | born".
@@ -166,6 +166,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         count = f"{len(hits)} sentences" if len(hits) != 1 else "1 sentence"
         more = f", showing the first {len(shown)}" if len(hits) > len(shown) else ""
         return Observed(f'{count} {how} "{text}" in "{page.title}" ({source}{more}):\n' + "\n".join(lines),
-                        Findings(status=ToolStatus.found, pages=[page.title], sentences=[s for _, s in shown]))
+                        Findings(status=ToolStatus.found, pages=[page.title], sentences=[s for _, s in shown],
+                                 description=page.description or ""))
 
     return [Tool(wikipedia_search), Tool(wikipedia_summary), Tool(wikipedia_lookup)]
