@@ -194,6 +194,17 @@ def test_thread_count_follows_the_override_and_never_exceeds_the_cores(monkeypat
     assert 1 <= local_llama.default_threads() <= (local_llama.os.cpu_count() or 1)
 
 
+def embedded_ponder_env(tmp_path, model_path, wiki_index_dir) -> dict:
+    """`ponder` as a fresh user runs it offline with the embedded model, its date pinned (the prompt states it)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "wiki_index").symlink_to(wiki_index_dir, target_is_directory=True)   # the dense index, built once
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PONDER_"))}
+    env.update(PONDER_HOME=str(home), PONDER_GGUF=str(model_path), PONDER_WIKI="offline", PONDER_THREADS="2",
+               PONDER_TODAY="2026-12-03")
+    return env
+
+
 @pytest.mark.slow
 def test_real_model_answers_the_seed_demo_through_the_agent(model_path, tmp_path, wiki_index_dir):
     """The README's demo, run as the README runs it (`ponder ask "..."`): the embedded model, the agent's own
@@ -210,12 +221,7 @@ def test_real_model_answers_the_seed_demo_through_the_agent(model_path, tmp_path
     from agent.bench.verdict import judge_answer
     from tests.cli_helpers import memory_json, ponder_command, run_id_of
 
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "wiki_index").symlink_to(wiki_index_dir, target_is_directory=True)   # the dense index, built once
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PONDER_"))}
-    env.update(PONDER_HOME=str(home), PONDER_GGUF=str(model_path), PONDER_WIKI="offline", PONDER_THREADS="2",
-               PONDER_TODAY="2026-12-03")
+    env = embedded_ponder_env(tmp_path, model_path, wiki_index_dir)
     task = "What is Python, and what is 15 raised to the power of 2?"
     proc = subprocess.run(ponder_command("ask", task), env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr   # 3 would be a limit stop with a forced answer: not a pass
@@ -297,12 +303,7 @@ def test_with_a_small_window_the_real_model_compacts_and_the_folded_facts_reach_
 
     from tests.cli_helpers import memory_json, ponder_command, run_id_of
 
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "wiki_index").symlink_to(wiki_index_dir, target_is_directory=True)   # the dense index, built once
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PONDER_"))}
-    env.update(PONDER_HOME=str(home), PONDER_GGUF=str(model_path), PONDER_WIKI="offline", PONDER_THREADS="2",
-               PONDER_TODAY="2026-12-03")
+    env = embedded_ponder_env(tmp_path, model_path, wiki_index_dir)
     proc = subprocess.run(ponder_command("ask", "--ctx", "1800", "--max-steps", "10", "--json",
                                          "What is the combined length, in kilometres, of the Elbe, the Vistula and "
                                          "the Loire?"), env=env, capture_output=True, text=True, timeout=900)
