@@ -14,9 +14,14 @@ class StepStarted(BaseModel):
 
 
 class PromptSent(BaseModel):
+    """A prompt, and what memory put in it: the earlier steps it recalled, the steps its summary covers (up to),
+    and the memory's part in tokens (traces written before these fields have None)."""
     type: Literal["prompt"] = "prompt"
     index: int
     messages: list[dict]
+    recalled: list[int] | None = None
+    summary_upto: int | None = None
+    memory_tokens: int | None = None
 
 
 class LLMOutput(BaseModel):

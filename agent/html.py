@@ -83,6 +83,7 @@ class _Run:
     result: RunResult | None = None
     steps: dict[int, Step] = field(default_factory=dict)
     prompts: dict[int, list[dict]] = field(default_factory=dict)
+    recalled: dict[int, list[int]] = field(default_factory=dict)  # what the trace says memory recalled
     plans: list[dict] = field(default_factory=list)
     lessons: list[dict] = field(default_factory=list)
     source: str = ""
@@ -121,6 +122,8 @@ def _read_events(events: Iterable[dict | BaseModel], source: str) -> _Run:
         kind = raw.get("type")
         if kind == "prompt":
             run.prompts[int(raw["index"])] = list(raw.get("messages") or [])
+            if raw.get("recalled") is not None:
+                run.recalled[int(raw["index"])] = [int(n) for n in raw["recalled"]]
         elif kind == "step_recorded":
             step = Step(**raw["step"])
             run.steps[step.index] = step  # a step stored again (resume) replaces the earlier record
@@ -248,7 +251,9 @@ def _links(run: _Run, steps: list[Step], retrieved: Mapping[int, Sequence[int]] 
     if retrieved is not None:
         found = {int(i): sorted({int(j) for j in earlier}) for i, earlier in retrieved.items()}
     else:
-        found = {i: _recalled_in_prompt(messages, i) for i, messages in run.prompts.items()}
+        # the trace's record of what memory recalled; a trace written before it had one is read from its prompts
+        found = {i: run.recalled[i] if i in run.recalled else _recalled_in_prompt(messages, i)
+                 for i, messages in run.prompts.items()}
     return {i: [j for j in earlier if j in known and j != i] for i, earlier in found.items() if i in known and earlier}
 
 

@@ -90,7 +90,8 @@ class Agent:
         index, started = len(state.steps), time.time()
         yield _log(trace, StepStarted(index=index))
         shown, messages, memory_seconds = self._prompt(memory, state)
-        yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages]))
+        yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages], recalled=shown.retrieved,
+                                     summary_upto=shown.summary_upto, memory_tokens=shown.tokens))
         completion, llm_seconds = self._think(messages, state)
         yield _log(trace, LLMOutput(index=index, text=completion.text, usage=completion.usage, seconds=llm_seconds))
         parsed = parse(completion.text)

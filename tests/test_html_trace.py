@@ -230,6 +230,14 @@ def test_recall_links_come_from_the_store_when_given_and_from_the_prompts_otherw
     assert len(dom.with_class("arc")) == 2
     assert "the trace has no final event" in dom.text and "Ponder: count" in dom.text  # the task from the prompt
 
+    # A trace that records what memory recalled is read by that record, not by its prompts' wording: a page that
+    # quotes "[step 0]" draws no arc, and a recall in any wording draws its own.
+    events[0] = {**events[0], "recalled": [1]}
+    events[0]["messages"][1] = {"role": "user", "content": "Question: count\n\n[step 0] is what a page said."}
+    events[0]["messages"][3] = {"role": "user", "content": "Observation: 2\n\n(Earlier: calculator 1+1 gave 2)"}
+    dom = Dom(render_trace_html(events))
+    assert [attrs["data-target"] for attrs in dom.tags("a") if "data-target" in attrs] == ["1"]
+
 
 def test_old_traces_plans_lessons_and_injected_steps_show():
     events = [
