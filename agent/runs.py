@@ -26,21 +26,21 @@ def attempt_id(run_id: str, number: int) -> str:
 def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, strategy: str,
              config: AgentConfig, aux_llm: LLM | None = None, n_ctx: int | None = None,
              memory_settings: dict | None = None, on_open: Callable[[str], None] | None = None,
-             meter: Callable[[LLM], LLM] | None = None) -> AttemptBuilder:
+             via: LLM | None = None) -> AttemptBuilder:
     """The builder of each attempt's Agent (attempt 0, then one per --reflect retry, with the lessons so far).
 
     The memory's token budget is its share of the model's window (n_ctx, or the model's own), the same for every
     caller unless memory_settings names one. aux_llm: the model for side work (the summariser, the plan's
     checks); default the model itself. on_open: told each attempt's run id once its memory exists (stored).
-    meter: wraps the model the agent and the summariser call (the bench counts calls and tokens with it); the
-    budget is counted with the model's own tokenizer.
+    via: a wrapper of llm that the agent and the summariser call instead (the bench's meter of calls and tokens);
+    the budget is counted with llm's own tokenizer.
     """
     settings = dict(memory_settings or {})
     if "token_budget" not in settings:
         budget = memory_budget(llm, tools.describe(), task, SYSTEM_CLOCK.today().isoformat(), n_ctx)
         if budget:
             settings["token_budget"] = budget
-    model = meter(llm) if meter else llm
+    model = via or llm
     side = aux_llm or model
 
     def attempt(number: int, lessons: Sequence[str]) -> Agent:

@@ -132,10 +132,10 @@ class CompactMemory(RunMemory):
             return _lost_lines(previous, text) + unsaved_facts(text, fold) + _unsaved_pages(text, fold)
 
         full = _with_carried(notes, missing(notes))
-        cap = int(NOTES_SHARE * self.config.token_budget)
-        if self.counter.count(full) <= cap:
+        cap, full_tokens = int(NOTES_SHARE * self.config.token_budget), self.counter.count(full)
+        if full_tokens <= cap:
             return full
-        carried_tokens = self.counter.count(full) - self.counter.count(_without_carried(full))  # heading too
+        carried_tokens = full_tokens - self.counter.count(_without_carried(full))  # heading too
         room = max(int(MIN_BODY_SHARE * cap), cap - carried_tokens)
         body = _with_carried(truncate_to_tokens(_without_carried(notes), room, self.counter), _carried(notes))
         return _with_carried(body, missing(body))
@@ -230,10 +230,10 @@ def _lost_lines(previous: str, notes: str) -> list[str]:
     pages = {line for line in _carried(previous) if line.lstrip().startswith("- read ")}
     return [line.strip() for line in previous.splitlines()
             if line.strip() != CARRIED_HEADING and (any(n not in known for n in numbers_in(line))
-                                                    or (line in pages and _page_of(line).lower() not in lowered))]
+                                                    or (line in pages and _carried_title(line).lower() not in lowered))]
 
 
-def _page_of(carried_line: str) -> str:
+def _carried_title(carried_line: str) -> str:
     """The title in a carried page line, `- read “Title”: ...`."""
     found = re.search("- read \u201c([^\u201d]*)\u201d", carried_line)
     return found.group(1) if found else carried_line

@@ -126,7 +126,8 @@ def unsaved_facts(notes: str, steps: Sequence[Step]) -> list[str]:
     for step in steps:
         if step.is_final or step.outcome in _NOT_OBSERVED:
             continue
-        source = f"{quoted_line(page_of(step), 60)}: " if page_of(step) else ""
+        page = page_of(step)
+        source = f"{quoted_line(page, 60)}: " if page else ""
         lines = []
         for sentence in _SENTENCE.split(step.observation):
             new = [n for n in dict.fromkeys(numbers_in(sentence)) if n not in known]  # "2 parts" is no fact
@@ -169,7 +170,8 @@ def around_numbers(sentence: str, numbers: Sequence[str], margin: int = CARRIED_
     if start > 0:
         start = flat.find(" ", start) + 1 or start
     if end < len(flat):
-        end = flat.rfind(" ", spans[-1][1], end) if flat.rfind(" ", spans[-1][1], end) > 0 else end
+        space = flat.rfind(" ", spans[-1][1], end)
+        end = space if space > 0 else end
     return ("\u2026" if start > 0 else "") + flat[start:end].strip() + ("\u2026" if end < len(flat) else "")
 
 

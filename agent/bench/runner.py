@@ -128,7 +128,7 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
         tools = ToolRegistry([*(tools.get(name) for name in tools.names), make_wikipedia_fact(wiki)])
     config = AgentConfig(max_steps=max_steps, max_wall_seconds=max_seconds, trace_dir=trace_dir, **options)
     attempt = attempts(question.question, run_id, llm, tools, store=store, strategy=strategy_name, config=config,
-                       n_ctx=n_ctx, memory_settings=memory_settings, meter=lambda model: metered)
+                       n_ctx=n_ctx, memory_settings=memory_settings, via=metered)
 
     step_prompt, step_evaluated, last_prompt, steps = [], [], "", []
 
