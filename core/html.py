@@ -1,5 +1,5 @@
 """HTML for steps and runs: Jupyter's rich display of `Step` and `RunResult`, and the building blocks of the page
-`ponder trace --html` writes (agent/html.py). Every text is escaped here; no markup ever comes from a run.
+`ponder trace --html` writes (ponder/html.py). Every text is escaped here; no markup ever comes from a run.
 
 The markup is a fragment scoped under `.ponder` (its CSS must not restyle the notebook around it) and needs no
 script: observations and inner calls fold with <details>.

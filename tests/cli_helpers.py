@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PONDER = [sys.executable, "-m", "agent.cli"]
+PONDER = [sys.executable, "-m", "ponder.cli"]
 RUN_TIMEOUT = 180  # seconds for one CLI process; start-up alone is ~5-30 s on a busy 2-core machine
 RUN_ID = re.compile(r"run: (\S+)")
 

@@ -21,7 +21,7 @@ from typing import Callable
 
 import pytest
 
-from agent.cli import MAX_QUESTION_CHARS, main
+from ponder.cli import MAX_QUESTION_CHARS, main
 from core.paths import StorageError, writable_dir
 from tests.cli_helpers import (
     PONDER,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.bench import suites
-from agent.bench.metrics import (
+from ponder.bench import suites
+from ponder.bench.metrics import (
     Score,
     answer_strings,
     evidence_recall,
@@ -19,7 +19,7 @@ from agent.bench.metrics import (
     score,
     strict_accuracy,
 )
-from agent.bench.suites import (
+from ponder.bench.suites import (
     BenchQuestion,
     Coverage,
     SuiteError,

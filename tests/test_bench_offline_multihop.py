@@ -19,7 +19,7 @@ import pytest
 from tools.calculator import calculator
 from tools.wiki_offline import Doc, default_corpus_path, load_corpus
 
-SUITE = Path(__file__).resolve().parents[1] / "agent" / "bench" / "data" / "offline_multihop.jsonl"
+SUITE = Path(__file__).resolve().parents[1] / "ponder" / "bench" / "data" / "offline_multihop.jsonl"
 
 KINDS = {"fanout", "chain", "arithmetic", "date"}
 MIN_KIND_COUNTS = {"fanout": 16, "date": 8, "arithmetic": 8, "chain": 6}

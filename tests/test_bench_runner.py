@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from agent.bench.runner import RESULTS_FILE, RunRecord, read_records
-from agent.cli import main
+from ponder.bench.runner import RESULTS_FILE, RunRecord, read_records
+from ponder.cli import main
 from core.schema import StopReason
 from memory.strategies import STRATEGIES
 from tests.cli_helpers import step
@@ -150,8 +150,8 @@ def test_three_offline_multihop_questions_with_the_embedded_model(tmp_path, monk
 
 
 def test_a_run_that_crashes_is_reported_and_the_others_go_on(tmp_path):
-    from agent.bench.runner import run_bench
-    from agent.bench.suites import BenchQuestion
+    from ponder.bench.runner import run_bench
+    from ponder.bench.suites import BenchQuestion
     from agent.llm.replay import Replay
     from core.chroma import make_client
     from memory.store import Store

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from agent.bench.provenance import dirty_warning
-from agent.bench.runner import read_records
-from agent.cli import main
+from ponder.bench.provenance import dirty_warning
+from ponder.bench.runner import read_records
+from ponder.cli import main
 from tests.cli_helpers import step
 from tests.openai_server import FakeOpenAIServer, completion
 
@@ -180,7 +180,7 @@ def test_bench_corpus_flag_that_cannot_be_read_is_one_line(tmp_path, monkeypatch
 
 @pytest.mark.slow
 def test_the_embedded_models_sha256_is_recorded(model_path):
-    from agent.bench.provenance import model_identity
+    from ponder.bench.provenance import model_identity
     from agent.llm.local_llama import DEFAULT_MODEL_SHA256
 
     class Local:     # what LocalLlama exposes for provenance, without loading 1 GB of weights

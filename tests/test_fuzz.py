@@ -360,7 +360,7 @@ def ponder_trace(data: bytes, html: bool = False) -> str:
     """`ponder trace FILE [--html PAGE]` on a file holding `data`: "ok" or "usage error"; anything else raises."""
     from rich.console import Console
 
-    from agent.cli import EXIT_OK, UsageError, cmd_trace
+    from ponder.cli import EXIT_OK, UsageError, cmd_trace
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "trace.jsonl"
@@ -430,7 +430,7 @@ def test_trace_events_of_any_shape_give_a_rendering_or_a_clean_usage_error(event
 
 @pytest.mark.parametrize("data", [b"[" * 5000 + b"\n{}", b'{"type": "prompt", "messages": "abc"}', b"\xff\xfe\x00"])
 def test_ponder_trace_on_a_hostile_file_exits_2_without_a_traceback(tmp_path, monkeypatch, capsys, data):
-    from agent.cli import EXIT_USAGE, main
+    from ponder.cli import EXIT_USAGE, main
 
     monkeypatch.delenv("PONDER_DEBUG", raising=False)
     path = tmp_path / "trace.jsonl"

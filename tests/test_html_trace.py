@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.cli import main
+from ponder.cli import main
 from agent.config import AgentConfig
-from agent.html import render_result_html, render_trace_html
+from ponder.html import render_result_html, render_trace_html
 from agent.llm.replay import Replay
 from agent.loop import Agent
-from agent.plots import prompt_tokens_figure, retrieval_similarity_figure, run_figure, step_seconds_figure
+from ponder.plots import prompt_tokens_figure, retrieval_similarity_figure, run_figure, step_seconds_figure
 from agent.trace import read_trace
 from core.schema import RunResult, Step, StepOutcome, StopReason, Timings, Usage
 from memory.base import Context

@@ -218,7 +218,7 @@ def test_real_model_answers_the_seed_demo_through_the_agent(model_path, tmp_path
     question sits near a tipping point for the 1.5B model."""
     import subprocess
 
-    from agent.bench.verdict import judge_answer
+    from ponder.bench.verdict import judge_answer
     from tests.cli_helpers import memory_json, ponder_command, run_id_of
 
     env = embedded_ponder_env(tmp_path, model_path, wiki_index_dir)

@@ -144,7 +144,7 @@ def test_two_processes_on_one_persistent_store_stay_apart(tmp_path):
 
 
 def test_ponder_memory_shows_runs_steps_and_retrievals(tmp_path, monkeypatch, capsys):
-    from agent.cli import main
+    from ponder.cli import main
 
     monkeypatch.setenv("PONDER_HOME", str(tmp_path))
     store = Store(make_client("persistent", tmp_path / "chroma"))

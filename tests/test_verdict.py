@@ -1,4 +1,4 @@
-"""The verdict (agent/bench/verdict.py) against the answers that fooled FanOutQA's string metric, and right answers
+"""The verdict (ponder/bench/verdict.py) against the answers that fooled FanOutQA's string metric, and right answers
 in many phrasings. Wrong answers are taken from committed bench runs (benchmarks/results/2026-12-03/) and their
 kin; each must score wrong however many reference strings it contains."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.bench.metrics import score as fanoutqa_score
-from agent.bench.suites import load_suite
-from agent.bench.verdict import derive_options, judge_answer, numbers_in, parse_tolerance, stance
+from ponder.bench.metrics import score as fanoutqa_score
+from ponder.bench.suites import load_suite
+from ponder.bench.verdict import derive_options, judge_answer, numbers_in, parse_tolerance, stance
 
 SUITE = {q.id: q for q in load_suite("offline-multihop")}
 

@@ -128,7 +128,7 @@ for message in last_prompt["messages"]:
 # %%
 import html
 
-from agent.html import render_trace_html
+from ponder.html import render_trace_html
 
 page = render_trace_html(events)
 display(HTML(f'<div><iframe sandbox="allow-scripts" srcdoc="{html.escape(page)}" '
@@ -137,12 +137,12 @@ display(HTML(f'<div><iframe sandbox="allow-scripts" srcdoc="{html.escape(page)}"
 # %% [markdown]
 # ## Plots
 #
-# `agent.plots` draws a run with matplotlib: the prompt tokens per step (sent, and evaluated by the model
+# `ponder.plots` draws a run with matplotlib: the prompt tokens per step (sent, and evaluated by the model
 # after its prefix cache), and the seconds each step spent in the LLM, the tool and memory.
 
 # %%
 # %matplotlib inline
-from agent.plots import run_figure
+from ponder.plots import run_figure
 
 display(run_figure(result))
 

@@ -33,7 +33,7 @@ import uuid
 
 from IPython.display import HTML, display
 
-from agent.bench import long_recall
+from ponder.bench import long_recall
 from agent.config import AgentConfig
 from agent.events import StepRecorded, StepStarted
 from agent.llm.select import select_llm
@@ -210,7 +210,7 @@ from itertools import pairwise
 
 from matplotlib.figure import Figure
 
-from agent.plots import run_figure
+from ponder.plots import run_figure
 
 similarities = [[hit.similarity for hit in store.searches.get(r.step.index, []) if hit.step.index in r.retrieved]
                 for r in records]

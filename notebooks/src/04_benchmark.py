@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from agent.bench.runner import read_records
+from ponder.bench.runner import read_records
 from core.paths import ponder_home
 
 out = ponder_home() / "bench" / f"notebook-{SUITE}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -53,7 +53,7 @@ print("$ " + " ".join(command))
 env = {name: value for name, value in os.environ.items() if name not in ("FORCE_COLOR", "CLICOLOR_FORCE")}
 out.mkdir(parents=True)
 with open(out / "bench.log", "w") as log:
-    process = subprocess.Popen([sys.executable, "-m", "agent.cli", *command[1:]], stdout=subprocess.DEVNULL,
+    process = subprocess.Popen([sys.executable, "-m", "ponder.cli", *command[1:]], stdout=subprocess.DEVNULL,
                                stderr=log, env=env)
     shown = 0
     while True:
@@ -100,7 +100,7 @@ for name in summary["plots"]:
 # %% [markdown]
 # ## Every run
 #
-# `results.jsonl` holds one record per run. `agent.bench.runner.read_records` reads it back, so you can
+# `results.jsonl` holds one record per run. `ponder.bench.runner.read_records` reads it back, so you can
 # analyse the runs yourself. Here: each run's outcome, then its prompt tokens evaluated so far at each step,
 # which is what the run has cost up to that step.
 

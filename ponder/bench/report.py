@@ -8,7 +8,7 @@ from typing import Sequence
 
 from pydantic import BaseModel
 
-from agent.bench.runner import RunRecord
+from ponder.bench.runner import RunRecord
 
 GROWTH_AT = (0, 4, 9, 19, 39, 79, 119, 149)  # step indices at which prompt growth is reported
 
@@ -119,7 +119,7 @@ def _mark(run: RunRecord) -> str:
 
 def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], header: dict,
              questions: Sequence | None = None) -> str:
-    from agent.bench.provenance import dirty_warning
+    from ponder.bench.provenance import dirty_warning
     warning = dirty_warning(header)
     lines = ([warning, ""] if warning else []) + [f"# ponder bench: {header.get('suite', '?')}", ""]
     hidden = ("suite", "suite_name", "questions_file", "before_rescore", "rescored")
@@ -140,7 +140,7 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
         lines += ["", f"Re-scored {r.get('at')} at commit {str(r.get('commit'))[:12]}"
                       f"{' (uncommitted changes)' if r.get('dirty') else ''} with that commit's scorer; "
                       "\"before\" is the accuracy the report showed until then."]
-    lines += ["", "**correct**: the verdict of `agent/bench/verdict.py` (a pick among the question's options, numbers "
+    lines += ["", "**correct**: the verdict of `ponder/bench/verdict.py` (a pick among the question's options, numbers "
                   "as numbers, every part of the answer) on a Final answer; answers forced after a limit stopped the "
                   "run are counted apart and never as correct. FanOutQA strict/loose is FanOutQA's string metric "
                   "(a reference found anywhere in the answer), shown for comparison only.",

@@ -45,7 +45,7 @@ from core.schema import Findings, ToolStatus
 from tools.wikipedia import split_page_input
 
 if TYPE_CHECKING:   # suites validate tolerances with the verdict module, which reads text through this one
-    from agent.bench.suites import BenchQuestion
+    from ponder.bench.suites import BenchQuestion
 
 # --- normalisation (fanoutqa/norm.py) -----------------------------------------------------------------------------
 

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from agent.bench import long_recall, provenance, report, runner
-from agent.bench.suites import SuiteError, load_questions, load_suite, suite_corpus, suite_names
+from ponder.bench import long_recall, provenance, report, runner
+from ponder.bench.suites import SuiteError, load_questions, load_suite, suite_corpus, suite_names
 from core.clock import SYSTEM_CLOCK, pinned_today
 from memory.strategies import STRATEGIES
 
@@ -183,7 +183,7 @@ def write_outputs(records, strategies, header: dict, out_dir: Path, questions) -
     rows = report.figures(records, strategies)
     extra = {}
     if header["suite"].startswith("fanoutqa"):
-        from agent.bench.suites import offline_corpus_titles, offline_coverage
+        from ponder.bench.suites import offline_corpus_titles, offline_coverage
         coverage = offline_coverage(questions, offline_corpus_titles())
         header["offline coverage"] = coverage.describe()
         extra["coverage"] = coverage.model_dump()
@@ -288,7 +288,7 @@ def rescore(args, err: Console) -> int:
 
 def _judged(records, questions, args, err: Console) -> list:
     """Each record with an LLM judge's verdict beside the rule-based one."""
-    from agent.bench.judge import judge
+    from ponder.bench.judge import judge
     from agent.llm.select import select_llm
     llm = select_llm(model=args.judge, base_url=getattr(args, "base_url", None))
     by_id = {q.id: q for q in questions}
@@ -310,8 +310,8 @@ MAX_SCORE_ERRORS = 20   # bad lines listed before "and N more"
 def score_file(args, err: Console) -> int:
     """One JSON verdict per input line on stdout, in input order. Every line is checked first: a bad line is named
     on stderr, nothing is printed on stdout, exit 2."""
-    from agent.bench.metrics import score as fanoutqa_score
-    from agent.bench.verdict import judge_answer
+    from ponder.bench.metrics import score as fanoutqa_score
+    from ponder.bench.verdict import judge_answer
     items, problems = _score_items(Path(args.file))
     if problems:
         for problem in problems[:MAX_SCORE_ERRORS]:
@@ -331,7 +331,7 @@ def score_file(args, err: Console) -> int:
                "pick": verdict.pick, "f1": round(verdict.f1, 4), "fanoutqa_strict": fanoutqa.strict,
                "fanoutqa_loose": round(fanoutqa.loose, 4)}
         if judge_llm is not None:
-            from agent.bench.judge import judge
+            from ponder.bench.judge import judge
             out["judge"] = judge(judge_llm, item.question, item.answers, prediction).model_dump()
         print(json.dumps(out, ensure_ascii=False), flush=True)
     return 0
@@ -341,7 +341,7 @@ def _score_items(path: Path) -> tuple[list, list[str]]:
     """((line number, (question, prediction)) for each line, problems naming file:line)."""
     from pydantic import ValidationError
 
-    from agent.bench.suites import BenchQuestion, one_line_error
+    from ponder.bench.suites import BenchQuestion, one_line_error
     try:
         raw = path.read_bytes()
     except OSError as exc:

@@ -1,6 +1,6 @@
 """The primary verdict of `ponder bench` and `ponder score`: is the answer right, by rules a wrong answer cannot game.
 
-FanOutQA's string accuracy (agent/bench/metrics.py) credits a reference string found anywhere in the answer, so an
+FanOutQA's string accuracy (ponder/bench/metrics.py) credits a reference string found anywhere in the answer, so an
 answer that repeats the candidates a question names, or pastes a page that mentions the right one, scores right,
 and "3.6" matches "36" once decimal points are deleted. Read by hand, several committed "correct" runs were wrong.
 This verdict reads the answer the way a reader does:
@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel
 
-from agent.bench.metrics import normalise
+from ponder.bench.metrics import normalise
 
 # --- the verdict ---------------------------------------------------------------------------------------------------
 

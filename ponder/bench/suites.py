@@ -1,10 +1,10 @@
 """Question suites for `ponder bench`: a user's JSONL file, and the named suites in SUITES.
 
-A suite is a list of BenchQuestion. Each answer alternative is a FanOutQA answer shape (see agent/bench/metrics.py):
+A suite is a list of BenchQuestion. Each answer alternative is a FanOutQA answer shape (see ponder/bench/metrics.py):
 a string, a number, a list (all of its strings must appear) or a dict (its keys and its values must appear).
 
 Named suites:
-- offline-multihop: agent/bench/data/offline_multihop.jsonl, multi-hop questions over the offline corpus.
+- offline-multihop: ponder/bench/data/offline_multihop.jsonl, multi-hop questions over the offline corpus.
 - fanoutqa-dev: the 310 dev questions of FanOutQA (PyPI fanoutqa==1.1.1, CC BY-SA 4.0). Only the package's data
   file is read, found through its install record. The package itself is never imported: on import it makes cache
   folders and an HTTP client for live Wikipedia.
@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from agent.bench.verdict import parse_tolerance
+from ponder.bench.verdict import parse_tolerance
 
 DATA_DIR = Path(__file__).parent / "data"
 OFFLINE_MULTIHOP_FILE = DATA_DIR / "offline_multihop.jsonl"
@@ -193,7 +193,7 @@ def suite_corpus(path: str | Path) -> Path | None:
 # --- FanOutQA ------------------------------------------------------------------------------------------------------
 
 def fanoutqa_dev_path() -> Path:
-    """FanOutQA's dev set, shipped in agent/bench/data (copied unchanged from the fanoutqa 1.1.1 package, whose
+    """FanOutQA's dev set, shipped in ponder/bench/data (copied unchanged from the fanoutqa 1.1.1 package, whose
     install would pull in spaCy for a 1.2 MB file; CC BY-SA 4.0, see NOTICE-fanoutqa.md)."""
     if not SHIPPED_FANOUTQA_DEV.is_file():
         raise SuiteError(f"{SHIPPED_FANOUTQA_DEV}: the FanOutQA dev set is missing from this install")

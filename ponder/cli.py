@@ -274,7 +274,7 @@ def _run_info(store, run_id: str):
 def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     from agent.checks import check_names, checks_named
     from agent.config import AgentConfig
-    from agent.display import LiveView
+    from ponder.display import LiveView
     from agent.llm.select import select_llm
     from agent.loop import Agent
     from agent.reflection import solve
@@ -408,7 +408,7 @@ def _step_through(agent, task: str, err: Console, view):
 
 
 def cmd_bench(args, err: Console) -> int:
-    from agent.bench.command import BenchUsageError, rescore, run
+    from ponder.bench.command import BenchUsageError, rescore, run
 
     try:
         return rescore(args, err) if args.rescore else run(args, err)
@@ -417,7 +417,7 @@ def cmd_bench(args, err: Console) -> int:
 
 
 def cmd_score(args, err: Console) -> int:
-    from agent.bench.command import BenchUsageError, score_file
+    from ponder.bench.command import BenchUsageError, score_file
 
     try:
         return score_file(args, err)
@@ -426,7 +426,7 @@ def cmd_score(args, err: Console) -> int:
 
 
 def cmd_trace(args, err: Console) -> int:
-    from agent.display import print_trace
+    from ponder.display import print_trace
     from agent.trace import read_trace
     from core.paths import ponder_home
 
@@ -445,7 +445,7 @@ def cmd_trace(args, err: Console) -> int:
         raise UsageError(f"{path} is not a Ponder trace: no trace events in it")
     try:
         if args.html:
-            from agent.html import render_trace_html
+            from ponder.html import render_trace_html
             page = render_trace_html(events, source=str(path))
         else:
             print_trace(events, Console(highlight=False, soft_wrap=True))

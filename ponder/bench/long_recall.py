@@ -17,7 +17,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from agent.bench.suites import BenchQuestion
+from ponder.bench.suites import BenchQuestion
 from agent.llm.replay import Replay
 from core.llm import LLMError, Message
 from core.schema import step_call

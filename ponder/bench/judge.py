@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from agent.bench.runner import JudgeVerdict
+from ponder.bench.runner import JudgeVerdict
 from core.llm import LLM, LLMError, Message
 
 JUDGE_SYSTEM = "You grade answers to research questions against reference answers. You are strict and brief."

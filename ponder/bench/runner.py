@@ -15,9 +15,9 @@ from typing import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
-from agent.bench.metrics import evidence_recall, pages_looked_up, score
-from agent.bench.suites import BenchQuestion
-from agent.bench.verdict import judge_answer
+from ponder.bench.metrics import evidence_recall, pages_looked_up, score
+from ponder.bench.suites import BenchQuestion
+from ponder.bench.verdict import judge_answer
 from agent.config import AgentConfig
 from agent.events import LLMOutput, PromptSent, StepRecorded
 from agent.reflection import solve
@@ -61,7 +61,7 @@ class RunRecord(BaseModel):
     question: str
     kind: str = ""
     answer: str | None = None
-    correct: bool = False            # the verdict (agent/bench/verdict.py): right, by rules a wrong answer can't game
+    correct: bool = False            # the verdict (ponder/bench/verdict.py): right, by rules a wrong answer can't game
     verdict: str = ""                # what matched where, or what was missing / which option clashed
     f1: float = 0.0                  # token F1 against the best reference alternative
     strict: bool = False             # FanOutQA's metric: every reference string of some alternative is in the answer

@@ -1,0 +1,4 @@
+"""`python -m ponder ...` is the `ponder` command."""
+from ponder.cli import run
+
+run()
