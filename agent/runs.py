@@ -1,7 +1,8 @@
 """One way to build a run: the agent of each attempt at a question, with its memory sized to the model's window.
 
-`ponder ask`, `ponder resume` and `ponder bench` all build runs here, so an option that changes how a run is
-assembled (the memory's budget, the attempt ids of a --reflect retry, what the summariser runs on) is added once.
+`ponder ask`, `ponder resume`, `ponder bench` and the memory explorer notebook all build runs here (one attempt:
+`build_agent`), so an option that changes how a run is assembled (the memory's budget, the attempt ids of a
+--reflect retry, what the summariser runs on) is added once.
 """
 from __future__ import annotations
 
@@ -52,3 +53,10 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
         return Agent(model, tools, memory=memory, config=config, run_id=this_id, aux_llm=side, lessons=lessons)
 
     return attempt
+
+
+def build_agent(task: str, llm: LLM, tools: ToolRegistry, *, store, strategy: str, run_id: str,
+                config: AgentConfig | None = None, **options) -> Agent:
+    """One run's Agent, built as `ponder ask` builds it: `attempts(...)` for a run without --reflect retries."""
+    return attempts(task, run_id, llm, tools, store=store, strategy=strategy, config=config or AgentConfig(),
+                    **options)(0, ())

@@ -37,13 +37,10 @@ from ponder.bench import long_recall
 from agent.config import AgentConfig
 from agent.events import StepRecorded, StepStarted
 from agent.llm.select import select_llm
-from agent.loop import Agent
-from agent.prompts import memory_budget
+from agent.runs import build_agent
 from core.chroma import make_client
-from core.clock import SYSTEM_CLOCK
 from core.html import esc, fragment
 from memory.store import Store
-from memory.factory import make_memory
 from tools.defaults import default_tools
 from tools.wiki_select import make_backend
 
@@ -74,13 +71,10 @@ class RecordingStore(Store):
 
 store = RecordingStore(make_client("memory"))
 run_id = f"explorer-{uuid.uuid4().hex[:8]}"
-# The budget `ponder ask` gives this model: its share of the context window, minus the fixed prompt.
-budget = memory_budget(llm, tools.describe(), QUESTION, SYSTEM_CLOCK.today().isoformat())
-memory = make_memory(STRATEGY, run_id, task=QUESTION, store=store, summariser_llm=llm,
-                     token_counter=getattr(llm, "count_tokens", None),
-                     **({"token_budget": budget} if budget else {}))
-agent = Agent(llm, tools, memory=memory, run_id=run_id,
-              config=AgentConfig(max_steps=MAX_STEPS, max_wall_seconds=3600))
+# Built as `ponder ask` builds a run: memory's budget is its share of this model's context window.
+agent = build_agent(QUESTION, llm, tools, store=store, strategy=STRATEGY, run_id=run_id,
+                    config=AgentConfig(max_steps=MAX_STEPS, max_wall_seconds=3600))
+memory = agent.memory
 print(f"model: {llm.name} · memory: {STRATEGY}, budget {memory.config.token_budget} tokens · run: {run_id}")
 print(f"question: {QUESTION}")
 
