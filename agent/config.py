@@ -35,5 +35,14 @@ class AgentConfig(BaseModel):
     # Decides each call of a tool marked needs_approval: approver(tool name, action input) -> True to run it. None
     # denies them all (nobody to ask). The CLI asks the person at the terminal (--approve).
     approver: Callable[[str, str], bool] | None = None
+    # --research: a `research` tool hands one sub-question to a sub-agent (agent/research.py) with at most
+    # research_max_steps steps and research_max_seconds; the prompt shows the facts ledger, and a Final answer's
+    # numbers must come from it or from a computing tool (agent.grounding.answer_from_facts).
+    research: bool = False
+    # The tools the model may call (None: all it is given); the rest stay in the prompt's list, so a lead agent and
+    # its sub-agents share one system prompt. Enforced by the local model's grammar and, for any model, by the loop.
+    actions: list[str] | None = None
+    research_max_steps: int = Field(6, ge=1, le=100)
+    research_max_seconds: float = Field(240.0, gt=0)
     force_final_answer: bool = True  # at max_steps or repeated_action, one last call asks for the best answer
     trace_dir: Path | None = None    # None: no trace file

@@ -7,7 +7,9 @@ them up, or answer again.
 """
 from __future__ import annotations
 
+from core.schema import StepOutcome
 from core.support import ungrounded_numbers
+from memory.ledger import ledger
 
 
 def numbers_are_grounded(candidate) -> str | None:
@@ -21,3 +23,21 @@ def numbers_are_grounded(candidate) -> str | None:
     return (f"Check before finishing: your answer {still}states {', '.join(missing)}, which no Observation "
             "shows. Work it out with a tool (calculator, date_diff) or look it up, then write a new Final "
             "answer that uses the Observations' numbers; if it is right as it is, repeat the same Final answer.")
+
+
+def answer_from_facts(candidate) -> str | None:
+    """The final-answer check of a run with a facts ledger (--research): each number of the answer is a ledger
+    value, the question's, today's date's, or a result a computing tool (calculator, date_diff) gave: a number
+    read somewhere but never established, or remembered, goes back naming what is missing."""
+    facts = ledger(candidate.steps)
+    if not facts:
+        return None  # nothing established yet: the other checks judge
+    computed = [step.observation for step in candidate.steps
+                if step.outcome is StepOutcome.tool and step.findings is None and not step.is_final]
+    sources = [candidate.task, candidate.today, *(f"{fact.value} {fact.quote}" for fact in facts), *computed]
+    missing = ungrounded_numbers(candidate.answer, sources)
+    if not missing:
+        return None
+    return (f"Check before finishing: your answer states {', '.join(missing)}, which is neither in your facts "
+            "table nor a calculator or date_diff result. Establish it (research the fact, or compute it from the "
+            "table's values), then answer again; if it is right as it is, repeat the same Final answer.")

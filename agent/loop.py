@@ -21,6 +21,7 @@ from core.clock import SYSTEM_CLOCK, Clock
 from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
 from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, repeat_key
 from memory.base import Context, Memory
+from memory.ledger import facts_of, ledger, table
 from memory.strategies import FullHistory
 from tools.base import ToolRegistry
 
@@ -108,6 +109,7 @@ class Agent:
                                     memory_seconds=memory_seconds),
                     tool_calls=outcome.calls, findings=outcome.findings, injected=state.injections.take_used(),
                     approval=self._approval_of(parsed, outcome))
+        step.facts = facts_of(step)  # only what code finds quoted in the observation
         self._record(memory, step, shown, messages)
         state.apply(step, outcome)
         yield _log(trace, StepRecorded(step=step))
@@ -172,14 +174,17 @@ class Agent:
         plan = state.planner.plan if state.planner else None
         messages = prompts.build_messages(state.task, shown, self.tools.describe(), state.today, lessons=self.lessons,
                                           plan=plan.render() if plan else "",
-                                          progress=planning.progress_line(plan, state.steps) if plan else "")
+                                          progress=planning.progress_line(plan, state.steps) if plan else "",
+                                          facts=table(ledger(state.steps)) if self.config.research else "",
+                                          lead=self.config.research)
         return shown, messages, time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: RunState) -> tuple[Completion, float]:
         injected = state.injections.completion()
         if injected is not None:
             return injected, 0.0
-        return self._complete(messages, state, tool_names=state.allowed(self.tools.names))
+        names = [name for name in self.tools.names if self.config.actions is None or name in self.config.actions]
+        return self._complete(messages, state, tool_names=state.allowed(names))
 
     def _complete(self, messages: list[Message], state: RunState, tool_names=()) -> tuple[Completion, float]:
         start = time.perf_counter()

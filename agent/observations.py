@@ -55,6 +55,7 @@ def observe(tools: ToolRegistry, action: str, action_input: str, timeout: float,
         found.append(result.findings)
         return result.observation, result.seconds
 
-    observation, seconds = call_with_timeout(run, timeout, action)
+    own_limit = getattr(tools.get(action), "timeout_seconds", None)
+    observation, seconds = call_with_timeout(run, own_limit or timeout, action)
     return ToolObserved(clean_observation(observation, max_chars), seconds, calls=[c.model_dump() for c in calls],
                         findings=found[0] if found else None)

@@ -126,6 +126,8 @@ class RunState:
         self.consecutive_parse_errors = self.consecutive_parse_errors + 1 if isinstance(outcome, ParseFailed) else 0
         self.final_rejections += isinstance(outcome, FinalSentBack)
         self.repeated_tool = outcome.tool if isinstance(outcome, RepeatWarned) else None
+        if step.findings is not None and step.findings.usage is not None:  # a sub-agent's calls count here too
+            self.usage = self.usage + step.findings.usage
         if isinstance(outcome, (ToolObserved, RepeatWarned, ToolDenied)):  # asking again for a denied call repeats
             self.seen.setdefault(repeat_key(step.action, step.action_input), []).append(step.index)
 

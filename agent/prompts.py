@@ -71,6 +71,14 @@ LESSONS = """
 Lessons from earlier attempts at this question (do not repeat their mistakes):
 {lessons}"""
 
+# --research: the lead agent's part (in the question, so that its sub-agents share the system prompt word for word)
+LEAD = """
+
+You lead this research with helpers. Do not read pages yourself: for each fact the question needs, call research \
+with ONE simple question about ONE thing, e.g. "How long is the Godavari River?" or "When was Galileo Galilei \
+born?"; ask once for each thing the question names. The facts table lists what the helpers established. Compare \
+the table's values, or compute with calculator or date_diff using them, then give the Final answer with them."""
+
 CONTEXT_HEADER = "\nYour work so far:\n{context}\n"
 
 FORCED_FINAL = """You have run out of steps. From the work so far, give your best final answer to the \
@@ -78,11 +86,11 @@ question now, in one or two sentences. If something could not be found, say so. 
 
 
 def build_messages(task: str, context: Context, tools: str, today: str, *, plan: str = "", progress: str = "",
-                   lessons: Sequence[str] = ()) -> list[Message]:
+                   lessons: Sequence[str] = (), facts: str = "", lead: bool = False) -> list[Message]:
     """System prompt, the question (with what memory recalls, the lessons of failed attempts and the plan), then
     the recent steps as the conversation: each step the model's own turn, each observation the reply to it.
-    What changes every step (recall, the plan's progress) comes after the latest observation."""
-    question = QUESTION.format(task=task)
+    What changes every step (recall, the facts table, the plan's progress) comes after the latest observation."""
+    question = QUESTION.format(task=task) + (LEAD if lead else "")
     if context.background.strip():
         question += BACKGROUND.format(background=context.background)
     if lessons:
@@ -96,7 +104,7 @@ def build_messages(task: str, context: Context, tools: str, today: str, *, plan:
     for step in context.recent:
         messages.extend(step_turns(step))
     # After the latest observation: everything before it stays as the last prompt had it.
-    tail = "\n\n".join(part for part in (context.recall, progress if context.recent else "") if part)
+    tail = "\n\n".join(part for part in (context.recall, facts, progress if context.recent else "") if part)
     if tail:
         messages[-1] = Message(role="user", content=f"{messages[-1].content}\n\n{tail}")
     return messages

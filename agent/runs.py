@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from agent.config import AgentConfig
+from agent.grounding import answer_from_facts
 from agent.loop import Agent
 from agent.prompts import memory_budget
+from agent.research import RESEARCH, refusing_tool, research_tool, with_research
 from core.clock import SYSTEM_CLOCK
 from core.llm import LLM
 from memory.factory import make_memory
@@ -43,14 +45,43 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
             settings["token_budget"] = budget
     model = via or llm
     side = aux_llm or model
+    if config.research:  # the lead: sub-agents read the pages, it computes and answers from their facts
+        lead_actions = [RESEARCH, *(name for name in tools.names if not tools.get(name).reads_sources)]
+        checks = [*config.final_answer_checks, *([] if answer_from_facts in config.final_answer_checks
+                                                 else [answer_from_facts])]
+        config = config.model_copy(update={"final_answer_checks": checks, "actions": lead_actions})
+
+    def memory_of(this_id: str, question: str):
+        return make_memory(strategy, this_id, task=question, store=store, summariser_llm=side,
+                           token_counter=getattr(llm, "count_tokens", None), **settings)
 
     def attempt(number: int, lessons: Sequence[str]) -> Agent:
         this_id = attempt_id(run_id, number)
-        memory = make_memory(strategy, this_id, task=task, store=store, summariser_llm=side,
-                             token_counter=getattr(llm, "count_tokens", None), **settings)
+        memory = memory_of(this_id, task)
         if on_open:
             on_open(this_id)
-        return Agent(model, tools, memory=memory, config=config, run_id=this_id, aux_llm=side, lessons=lessons)
+        run_tools = tools
+        if config.research:
+            memory.note("research", "on")  # a resumed run keeps its sub-agents
+            run_tools = with_research(tools, research_tool(sub_agent_builder(this_id), this_id, model,
+                                                           timeout=config.research_max_seconds + 30))
+        return Agent(model, run_tools, memory=memory, config=config, run_id=this_id, aux_llm=side,
+                     lessons=lessons)
+
+    def sub_agent_builder(parent_id: str) -> Callable[[str, str], Agent]:
+        """Each research call's child: a run of its own, on the same model and tools (its research refuses)."""
+        child_config = config.model_copy(update={
+            "research": False, "plan": False, "reflect_retries": 0, "max_steps": config.research_max_steps,
+            "actions": [name for name in tools.names if name != RESEARCH],
+            "max_wall_seconds": config.research_max_seconds,
+            "final_answer_checks": [c for c in config.final_answer_checks if c is not answer_from_facts]})
+        child_tools = with_research(tools, refusing_tool())
+
+        def child(question: str, child_id: str) -> Agent:
+            memory = memory_of(child_id, question)
+            memory.store.update_run(child_id, parent=parent_id)  # `ponder memory` shows the link
+            return Agent(model, child_tools, memory=memory, config=child_config, run_id=child_id, aux_llm=side)
+        return child
 
     return attempt
 

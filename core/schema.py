@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 FINAL_ACTION = "Final"  # the action that ends a run with its input as the answer
 RAW_SHOWN_CHARS = 600   # how much of an unparsable reply is shown back to the model
@@ -65,6 +65,31 @@ class ToolStatus(str, enum.Enum):
         return self.value
 
 
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    # Prompt tokens the backend served from its prefix cache instead of evaluating (llama.cpp's KV prefix
+    # match, OpenAI's prompt_tokens_details.cached_tokens); None when the backend does not say.
+    cached_prompt_tokens: int | None = None
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def evaluated_prompt_tokens(self) -> int:
+        """What the prompt really cost: the tokens the backend had to evaluate."""
+        return self.prompt_tokens - (self.cached_prompt_tokens or 0)
+
+    def __add__(self, other: "Usage") -> "Usage":
+        cached = None
+        if self.cached_prompt_tokens is not None or other.cached_prompt_tokens is not None:
+            cached = (self.cached_prompt_tokens or 0) + (other.cached_prompt_tokens or 0)
+        return Usage(prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+                     completion_tokens=self.completion_tokens + other.completion_tokens,
+                     cached_prompt_tokens=cached)
+
+
 class Findings(BaseModel):
     """What a tool found, as fields beside the text the model reads: planning, the memory and the bench read these,
     never the wording."""
@@ -72,6 +97,9 @@ class Findings(BaseModel):
     pages: list[str] = Field(default_factory=list)      # the page read, or the titles offered or listed
     sentences: list[str] = Field(default_factory=list)  # the sentences a lookup returned
     description: str = ""                                # the page's short description (a found page)
+    answer: str = ""      # a sub-agent's short answer (the research tool), which `sentences` states
+    subrun: str = ""      # the run id of the sub-agent that found it
+    usage: Usage | None = None  # the model calls the tool made itself (a sub-agent's), counted in the run's usage
 
     @property
     def found_nothing(self) -> bool:
@@ -101,29 +129,23 @@ class Observed(str):
         return made
 
 
-class Usage(BaseModel):
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    # Prompt tokens the backend served from its prefix cache instead of evaluating (llama.cpp's KV prefix
-    # match, OpenAI's prompt_tokens_details.cached_tokens); None when the backend does not say.
-    cached_prompt_tokens: int | None = None
+class Fact(BaseModel):
+    """A value the run established, with the sentence of a page that states it (memory/ledger.py records one only
+    when code finds the quote in an observation)."""
+    subject: str          # what it is about: the page that states it
+    attribute: str = ""   # what was asked: a sub-agent's question ("" for a sentence a lookup returned)
+    value: str            # the number the quote states (or a sub-agent's answer when the quote holds none)
+    unit: str = ""        # the word after the number in the quote ("kilometres"), if any
+    page: str
+    quote: str
+    step: int             # the step whose observation holds the quote
+    subrun: str = ""      # the sub-agent run that read the page
 
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    @property
-    def evaluated_prompt_tokens(self) -> int:
-        """What the prompt really cost: the tokens the backend had to evaluate."""
-        return self.prompt_tokens - (self.cached_prompt_tokens or 0)
-
-    def __add__(self, other: "Usage") -> "Usage":
-        cached = None
-        if self.cached_prompt_tokens is not None or other.cached_prompt_tokens is not None:
-            cached = (self.cached_prompt_tokens or 0) + (other.cached_prompt_tokens or 0)
-        return Usage(prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-                     completion_tokens=self.completion_tokens + other.completion_tokens,
-                     cached_prompt_tokens=cached)
+    def as_row(self) -> str:
+        """The fact as one line of the prompt's table."""
+        what = f"{self.subject} ({self.attribute})" if self.attribute else self.subject
+        value = f"{self.value} {self.unit}".strip()
+        return f"{what}: {value} -- \"{self.quote}\" (step {self.step})"
 
 
 class Timings(BaseModel):
@@ -149,6 +171,7 @@ class Step(BaseModel):
     tool_calls: list[dict] = Field(default_factory=list)  # a composite tool's inner calls: name, input, observation
     findings: Findings | None = None  # what the tool found, as fields (tools that report it: the Wikipedia ones)
     approval: str = ""  # for a tool that needs approval: "approved" or "denied"
+    facts: list[Fact] = Field(default_factory=list)  # what this step established (the run's facts ledger)
     # "action" / "observation": written by a person, not the model or the tool (agent.stepping)
     injected: list[str] = Field(default_factory=list)
 
@@ -191,6 +214,12 @@ class RunResult(BaseModel):
     plan: str | None = None   # the plan the run ended with (--plan), items checked off
     attempts: int = 1         # runs made for this answer (--reflect retries after a failed one)
     lessons: list[str] = Field(default_factory=list)  # what the failed attempts taught, in order
+
+    @computed_field
+    @property
+    def facts(self) -> list[Fact]:
+        """The run's facts ledger: every fact its steps established, in order."""
+        return [fact for step in self.steps for fact in step.facts]
 
     def _repr_html_(self) -> str:  # Jupyter's rich display
         from core.html import result_fragment

@@ -27,6 +27,7 @@ class RunInfo:
     strategy: str = ""
     space: str = ""
     answer: str = ""
+    parent: str = ""  # a sub-agent's run: the run whose research step started it
 
 
 @dataclass

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -106,7 +107,7 @@ class Store:
         meta = collection.metadata or {}
         return RunInfo(run_id=run_id, task=meta.get("task", ""), created=float(meta.get("created", 0.0)),
                        status=meta.get("status", ""), steps=collection.count(), strategy=meta.get("strategy", ""),
-                       space=meta.get("space", ""), answer=meta.get("answer", ""))
+                       space=meta.get("space", ""), answer=meta.get("answer", ""), parent=meta.get("parent", ""))
 
     # ---- steps ----
 
@@ -217,7 +218,11 @@ class Store:
             return
         collection = self._collection(SPACE_PREFIX + check_name("memory space", space))
         vectors = self.embedder.embed([text for _, text in items])  # one batch
-        collection.upsert(ids=[f"{run_id}:{kind}" for kind, _ in items], embeddings=vectors.tolist(),
+        ids, kinds_seen = [], Counter()
+        for kind, _ in items:  # several facts: fact, fact2, fact3... (one answer, one summary)
+            kinds_seen[kind] += 1
+            ids.append(f"{run_id}:{kind}" + (str(kinds_seen[kind]) if kinds_seen[kind] > 1 else ""))
+        collection.upsert(ids=ids, embeddings=vectors.tolist(),
                           documents=[text for _, text in items],
                           metadatas=[{"run_id": run_id, "kind": kind, "task": task, "created": time.time()}
                                      for kind, _ in items])

@@ -24,6 +24,7 @@ from core.schema import RunResult, Step, StopReason
 from core.support import support
 from memory.base import Context
 from memory.context import Assembler
+from memory.ledger import fact_note
 from memory.records import Summary, check_name
 from memory.summariser import Summariser
 from memory.tokens import TokenCounter, as_token_counter
@@ -174,6 +175,7 @@ class RunMemory:
             items.append(("answer", answer_note(self.task, result)))
         if self.summary is not None:
             items.append(("summary", f"Task: {self.task}\nNotes:\n{self.summary.text}"))
+        items.extend(("fact", fact_note(fact, self.task)) for fact in result.facts)  # each with its source
         self.store.remember(self.space, self.run_id, self.task, items)
 
     # ---- internals ----

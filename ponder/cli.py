@@ -207,6 +207,9 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    "(the --aux-model, or the model, reviews the answer against the observations)")
     p.add_argument("--plan", action="store_true", help="write a numbered plan first; every prompt shows it with "
                    "the items done so far checked off, and it is rewritten when a lookup for an item finds nothing")
+    p.add_argument("--research", action="store_true", help="a research tool hands one sub-question at a time to a "
+                   "sub-agent with its own context; the prompt shows the facts established (each quoted from a page) "
+                   "and a Final answer's numbers must come from them or from a calculation")
     p.add_argument("--reflect", nargs="?", type=_retries, const=1, default=0, metavar="N",
                    help="after a failed attempt (a limit stopped it, or the checks still reject its answer) write a "
                    "lesson and try again with it, at most N more times (default 1)")
@@ -255,7 +258,9 @@ def cmd_resume(args, err: Console) -> int:
     err.print(f"[dim]resuming {args.run_id} after {run.steps} stored steps[/dim]")
     args.memory = run.strategy or args.memory
     args.remember = args.remember or run.space or None
-    args.plan = args.plan or bool(store.run_notes(args.run_id).get("plan"))  # a planned run keeps planning
+    notes = store.run_notes(args.run_id)
+    args.plan = args.plan or bool(notes.get("plan"))  # a planned run keeps planning
+    args.research = args.research or bool(notes.get("research"))  # and one with sub-agents keeps them
     return _run(args, err, run.task, args.run_id, store=store)
 
 
@@ -291,7 +296,7 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     if args.step and args.reflect:
         raise UsageError("--step and --reflect do not go together: a stepped run is yours to steer")
     config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds,
-                         trace_dir=args.trace_dir or ponder_home() / "runs", plan=args.plan,
+                         trace_dir=args.trace_dir or ponder_home() / "runs", plan=args.plan, research=args.research,
                          reflect_retries=args.reflect, approver=_terminal_approver(err))
     writable_dir(config.trace_dir, "the trace directory")  # before the run is stored: no run without its trace
     try:

@@ -35,6 +35,8 @@ class ToolRun(BaseModel):
 class Tool:
     # Parameters the caller supplies, not the model: left out of the input schema (see CompositeTool).
     injected: ClassVar[frozenset[str]] = frozenset()
+    timeout_seconds: float | None = None  # a tool that needs longer than the agent's tool limit (a sub-agent)
+    reads_sources: bool = False  # it reads pages (Wikipedia): a lead agent delegates that to sub-agents instead
 
     def __init__(self, fn: Callable[..., Any], name: str | None = None, description: str | None = None,
                  needs_approval: bool = False):

@@ -239,4 +239,6 @@ def make_wikipedia_fact(wiki_tools: Sequence[Tool]) -> CompositeTool:
         return (f"{head}The page does not mention {absent}; its introduction's sentences with numbers:\n"
                 f"{_listed(numbered)}")
 
-    return CompositeTool(wikipedia_fact, wiki_tools)
+    made = CompositeTool(wikipedia_fact, wiki_tools)
+    made.reads_sources = True
+    return made

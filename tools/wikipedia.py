@@ -169,4 +169,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                         Findings(status=ToolStatus.found, pages=[page.title], sentences=[s for _, s in shown],
                                  description=page.description or ""))
 
-    return [Tool(wikipedia_search), Tool(wikipedia_summary), Tool(wikipedia_lookup)]
+    made = [Tool(wikipedia_search), Tool(wikipedia_summary), Tool(wikipedia_lookup)]
+    for each in made:
+        each.reads_sources = True
+    return made

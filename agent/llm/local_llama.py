@@ -15,9 +15,10 @@ import os
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from agent.llm.grammar import action_names, react_gbnf
 from core.llm import STOP_SEQUENCES, Completion, LLMError, Message
@@ -285,6 +286,19 @@ class LocalLlama:
                           usage=Usage(prompt_tokens=usage["prompt_tokens"],
                                       completion_tokens=usage["completion_tokens"], cached_prompt_tokens=reused),
                           model=self.name)
+
+    @contextmanager
+    def kept_context(self) -> Iterator[None]:
+        """Put the KV state back as it was after the block: a sub-agent's run in between (agent/research.py) then
+        costs the parent no re-evaluation of its prompt. The copy holds the KV cells in use (28 KiB a token for
+        this model) and the last logits."""
+        with self._lock:
+            state = self._llama.save_state()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._llama.load_state(state)
 
     def close(self) -> None:
         """Free the model and its context now rather than at interpreter exit."""

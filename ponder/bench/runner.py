@@ -31,7 +31,8 @@ from tools.composite import make_wikipedia_fact
 RESULTS_FILE = "results.jsonl"
 # Agent options a bench label may add to a strategy ("compact+plan+reflect"), as AgentConfig fields.
 # "fact" adds the optional wikipedia_fact tool instead.
-VARIANT_OPTIONS = {"plan": {"plan": True}, "reflect": {"reflect_retries": 1}, "fact": {"extra_tools": ["fact"]}}
+VARIANT_OPTIONS = {"plan": {"plan": True}, "reflect": {"reflect_retries": 1}, "fact": {"extra_tools": ["fact"]},
+                   "research": {"research": True}}
 
 
 def split_variant(label: str) -> tuple[str, dict]:

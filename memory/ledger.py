@@ -1,0 +1,103 @@
+"""The facts ledger: each value a run established, with the page and the sentence that state it.
+
+A fact is recorded only when code finds its quote in the step's observation: the model's own words never become
+facts. Facts come from what the tools report beside their text (core.schema.Findings): the sentences a lookup
+returned that hold a number, and a sub-agent's answer with the sentence that states it. They ride on their step
+(`Step.facts`), so they are stored in Chroma with it, survive every compaction (the prompt's table is built from
+the steps, not from what memory still shows), reach --json, the trace and the HTML page, and a run with a memory
+space keeps them for later runs (memory/strategies.py).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from core.schema import Fact, Step
+
+# 1,465 / 3.14 / 1564; the unit is the word right after it when that word is not a function word
+_QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(?:\s*(%|[A-Za-z][A-Za-z-]{0,19}))?")
+_NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
+that than then this there he she they his her their be been being has had have not but after before during""".split())
+QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
+TABLE_HEADER = "Facts established so far (each quoted from a page; use these values, and cite none you lack):"
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def quoted_in(quote: str, text: str) -> bool:
+    """Whether `text` holds `quote` word for word (spacing and case aside)."""
+    quote = _normalised(quote)
+    return bool(quote) and quote in _normalised(text)
+
+
+def quantity(sentence: str, prefer: Iterable[str] = ()) -> tuple[str, str] | None:
+    """The (number, unit) a sentence states: the first of `prefer`'s numbers it holds, else its first number."""
+    found = [(m.group(1), m.group(2) or "") for m in _QUANTITY.finditer(sentence)]
+    found = [(number, "" if unit.lower() in _NOT_UNITS else unit) for number, unit in found]
+    wanted = {_plain(number) for number in prefer}
+    for number, unit in found:
+        if _plain(number) in wanted:
+            return number, unit
+    return found[0] if found else None
+
+
+def _plain(number: str) -> str:
+    return number.replace(",", "")
+
+
+def facts_of(step: Step) -> list[Fact]:
+    """The facts a step established: only sentences found word for word in its observation."""
+    findings = step.findings
+    if findings is None or not findings.page or not findings.sentences:
+        return []
+    facts = []
+    for sentence in findings.sentences:
+        if not quoted_in(sentence, step.observation):
+            continue
+        answer_numbers = _QUANTITY.findall(findings.answer)
+        stated = quantity(sentence, prefer=[number for number, _ in answer_numbers])
+        if stated is None and not findings.answer:
+            continue  # a lookup sentence without a number is reading, not a value to compute with
+        value, unit = stated or (findings.answer, "")
+        facts.append(Fact(subject=findings.page, attribute=step.action_input if findings.subrun else "",
+                          value=value, unit=unit, page=findings.page, quote=_clipped(sentence, value),
+                          step=step.index, subrun=findings.subrun))
+    return facts
+
+
+def _clipped(sentence: str, value: str) -> str:
+    """The sentence, or the part of it around the value when it is long (still a word-for-word quote)."""
+    sentence = " ".join(sentence.split())
+    if len(sentence) <= QUOTE_MAX_CHARS:
+        return sentence
+    at = max(sentence.find(value), 0)
+    start = max(0, min(at - QUOTE_MAX_CHARS // 3, len(sentence) - QUOTE_MAX_CHARS))
+    start = sentence.rfind(" ", 0, start) + 1 if start else 0
+    end = sentence.rfind(" ", start, start + QUOTE_MAX_CHARS)
+    return sentence[start:end if end > start else start + QUOTE_MAX_CHARS]
+
+
+def ledger(steps: Iterable[Step]) -> list[Fact]:
+    """Every fact of these steps, each (page, quote) once, in the order established."""
+    seen, facts = set(), []
+    for step in steps:
+        for fact in step.facts:
+            key = (fact.page, _normalised(fact.quote))
+            if key not in seen:
+                seen.add(key)
+                facts.append(fact)
+    return facts
+
+
+def table(facts: list[Fact]) -> str:
+    """The ledger as the prompt shows it: one numbered row a fact ("" when there is none)."""
+    if not facts:
+        return ""
+    return "\n".join([TABLE_HEADER, *(f"F{number}. {fact.as_row()}" for number, fact in enumerate(facts, 1))])
+
+
+def fact_note(fact: Fact, task: str) -> str:
+    """A fact as a memory space keeps it for later runs: with its source and the question it served."""
+    return f"Fact: {fact.as_row()}\nSource: Wikipedia, {fact.page}\nFound for: {task}"
