@@ -6,7 +6,7 @@ import time
 import uuid
 from typing import Callable, Generator, Iterator, Sequence
 
-from agent import planning, prompts
+from agent import planning, prompts, research
 from agent.config import AgentConfig
 from agent.events import (ActionEvent, Event, FinalEvent, LLMOutput, ObservationEvent, PlanMade, PromptSent,
                           StepRecorded, StepStarted)
@@ -67,6 +67,9 @@ class Agent:
                 state.planner = self._planner(state, memory.noted("plan"))
                 if state.planner.plan is None:  # a resumed run keeps the plan it had
                     yield _log(trace, self._plan_event(state.planner.make(), state, memory))
+            if self.config.research:  # a lead agent opens by handing each sub-question to a helper
+                state.injections.planned = [(research.OPENING_THOUGHT, research.RESEARCH, question)
+                                            for question in self._sub_questions(state, memory)]
             while True:
                 if reason := state.limit_reached(self.config):
                     raise StopRun(reason)
@@ -146,7 +149,8 @@ class Agent:
         trace.close()
         return event
 
-    def _planner(self, state: RunState, stored: str | None) -> planning.Planner:
+    def _side_call(self, state: RunState) -> Callable[[list[Message], str], Completion]:
+        """The side model's grammar-constrained call (the plan, the split), its usage counted in the run's."""
         def complete(messages: list[Message], grammar: str) -> Completion:
             try:
                 completion = self.aux_llm.complete(messages, grammar=grammar)
@@ -155,10 +159,24 @@ class Agent:
                 raise StopRun(StopReason.llm_error, str(exc)) from None
             state.usage = state.usage + completion.usage
             return completion
-        system = prompts.build_messages(state.task, Context(), self.tools.describe(), state.today)[0].content
-        planner = planning.Planner(complete, state.task, system, self.tools.names, self.config.plan_revise_every)
+        return complete
+
+    def _system(self, state: RunState) -> str:
+        return prompts.build_messages(state.task, Context(), self.tools.describe(), state.today)[0].content
+
+    def _planner(self, state: RunState, stored: str | None) -> planning.Planner:
+        planner = planning.Planner(self._side_call(state), state.task, self._system(state), self.tools.names,
+                                   self.config.plan_revise_every)
         planner.plan = planning.Plan.parse(stored or "", self.tools.names, made_after=len(state.steps))
         return planner
+
+    def _sub_questions(self, state: RunState, memory: Memory) -> list[str]:
+        """The question's sub-questions not yet researched (a resumed run keeps its split)."""
+        stored = memory.noted("subquestions")
+        if stored is None:
+            stored = "\n".join(research.split_question(self._side_call(state), self._system(state), state.task))
+            memory.note("subquestions", stored)
+        return [q for q in stored.splitlines() if q and repeat_key(research.RESEARCH, q) not in state.seen]
 
     def _plan_event(self, completion: Completion, state: RunState, memory: Memory) -> PlanMade:
         plan = state.planner.plan
@@ -176,7 +194,7 @@ class Agent:
                                           plan=plan.render() if plan else "",
                                           progress=planning.progress_line(plan, state.steps) if plan else "",
                                           facts=table(ledger(state.steps)) if self.config.research else "",
-                                          lead=self.config.research)
+                                          brief=self.config.brief)
         return shown, messages, time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: RunState) -> tuple[Completion, float]:

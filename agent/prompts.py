@@ -71,13 +71,15 @@ LESSONS = """
 Lessons from earlier attempts at this question (do not repeat their mistakes):
 {lessons}"""
 
-# --research: the lead agent's part (in the question, so that its sub-agents share the system prompt word for word)
-LEAD = """
+# --research: what the lead agent and its helpers are told after the question (not in the system prompt, which
+# the two share word for word so that the backend's cached system prompt serves both)
+LEAD_BRIEF = """You lead this research with helpers. Do not read pages yourself: call research with ONE simple \
+question about ONE of the things the question names, in the question's own words, then the next one, until you \
+have asked about each of them. The facts table lists what the helpers established. Compare the table's values, or \
+compute with calculator or date_diff from them, then give the Final answer with them."""
 
-You lead this research with helpers. Do not read pages yourself: for each fact the question needs, call research \
-with ONE simple question about ONE thing, e.g. "How long is the Godavari River?" or "When was Galileo Galilei \
-born?"; ask once for each thing the question names. The facts table lists what the helpers established. Compare \
-the table's values, or compute with calculator or date_diff using them, then give the Final answer with them."""
+HELPER_BRIEF = """You are a helper: find this one fact on Wikipedia and answer with the value and its unit exactly \
+as the page states it (no conversions, no calculations). If the page does not state it, say so."""
 
 CONTEXT_HEADER = "\nYour work so far:\n{context}\n"
 
@@ -86,11 +88,11 @@ question now, in one or two sentences. If something could not be found, say so. 
 
 
 def build_messages(task: str, context: Context, tools: str, today: str, *, plan: str = "", progress: str = "",
-                   lessons: Sequence[str] = (), facts: str = "", lead: bool = False) -> list[Message]:
+                   lessons: Sequence[str] = (), facts: str = "", brief: str = "") -> list[Message]:
     """System prompt, the question (with what memory recalls, the lessons of failed attempts and the plan), then
     the recent steps as the conversation: each step the model's own turn, each observation the reply to it.
     What changes every step (recall, the facts table, the plan's progress) comes after the latest observation."""
-    question = QUESTION.format(task=task) + (LEAD if lead else "")
+    question = QUESTION.format(task=task) + (f"\n\n{brief}" if brief else "")
     if context.background.strip():
         question += BACKGROUND.format(background=context.background)
     if lessons:

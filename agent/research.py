@@ -120,3 +120,41 @@ def source(answer: str, steps: list[Step]) -> tuple[str, str]:
             if score > best_score:
                 best, best_score = (page, sentence), score
     return best
+
+
+# ---- the lead's opening: the question split into sub-questions, each handed to a helper before the model's turn --
+
+SPLIT = """Before you start, split the question into the simple questions your helpers must answer. Each asks for \
+ONE fact about ONE thing, in the question's own words; ask about every thing the question names. If a question \
+needs the answer of an earlier one, list only the earlier one (you ask the rest later).
+
+Example: Which is the largest of these lakes: Lake Superior, Lake Victoria or Lake Baikal?
+1. How large is Lake Superior?
+2. How large is Lake Victoria?
+3. How large is Lake Baikal?
+
+Example: How many years after Johannes Gutenberg was born did Martin Luther die?
+1. When was Johannes Gutenberg born?
+2. When did Martin Luther die?
+
+Example: Who wrote the novel Dracula, and in what city was he born?
+1. Who wrote the novel Dracula?
+
+Write the numbered questions only."""
+MAX_SUBQUESTIONS = 6
+# Each line bounded, so the reply can never run into the token limit mid-way.
+SPLIT_GBNF = r'''root ::= item item? item? item? item? item?
+item ::= [1-6] ". " [A-Z] [^\n?]{3,100} "?\n"
+'''
+_ITEM = re.compile(r"^\s*\d\.\s*(.+\?)\s*$", re.MULTILINE)
+OPENING_THOUGHT = "I hand this part of the question to a helper."
+
+
+def split_question(complete, system: str, task: str) -> list[str]:
+    """The question's sub-questions, as the model splits it (complete(messages, grammar) -> Completion); the
+    system prompt is the agent's own, so the backend's cached one serves this call too."""
+    from core.llm import Message
+    completion = complete([Message(role="system", content=system),
+                           Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
+    questions = [" ".join(q.split()) for q in _ITEM.findall(completion.text)]
+    return list(dict.fromkeys(q for q in questions if q.casefold() != task.strip().casefold()))[:MAX_SUBQUESTIONS]

@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 from agent.config import AgentConfig
 from agent.grounding import answer_from_facts
 from agent.loop import Agent
-from agent.prompts import memory_budget
+from agent.prompts import HELPER_BRIEF, LEAD_BRIEF, memory_budget
 from agent.research import RESEARCH, refusing_tool, research_tool, with_research
 from core.clock import SYSTEM_CLOCK
 from core.llm import LLM
@@ -49,7 +49,8 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
         lead_actions = [RESEARCH, *(name for name in tools.names if not tools.get(name).reads_sources)]
         checks = [*config.final_answer_checks, *([] if answer_from_facts in config.final_answer_checks
                                                  else [answer_from_facts])]
-        config = config.model_copy(update={"final_answer_checks": checks, "actions": lead_actions})
+        config = config.model_copy(update={"final_answer_checks": checks, "actions": lead_actions,
+                                           "brief": LEAD_BRIEF})
 
     def memory_of(this_id: str, question: str):
         return make_memory(strategy, this_id, task=question, store=store, summariser_llm=side,
@@ -72,7 +73,7 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
         """Each research call's child: a run of its own, on the same model and tools (its research refuses)."""
         child_config = config.model_copy(update={
             "research": False, "plan": False, "reflect_retries": 0, "max_steps": config.research_max_steps,
-            "actions": [name for name in tools.names if name != RESEARCH],
+            "actions": [name for name in tools.names if tools.get(name).reads_sources], "brief": HELPER_BRIEF,
             "max_wall_seconds": config.research_max_seconds,
             "final_answer_checks": [c for c in config.final_answer_checks if c is not answer_from_facts]})
         child_tools = with_research(tools, refusing_tool())

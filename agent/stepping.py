@@ -30,17 +30,28 @@ class Injections:
         self.action: tuple[str, str, str] | None = None  # thought, action, action input
         self.observation: str | None = None
         self.used: list[str] = []
+        # Actions the run planned itself (a lead agent's sub-questions, agent/research.py): taken one a step, after
+        # any a person gives, and marked "planned"
+        self.planned: list[tuple[str, str, str]] = []
 
     def completion(self) -> Completion | None:
-        if self.action is None:
+        if self.action is None and not self.planned:
             return None
-        text, self.action = step_call(*self.action), None
-        self.used.append("action")
+        if self.action is not None:
+            text, self.action = step_call(*self.action), None
+            self.used.append("action")
+        else:
+            text = step_call(*self.planned.pop(0))
+            self.used.append("planned")
         return Completion(text=text, usage=Usage(), model="injected")
 
     def edit(self, parsed: Parsed) -> Parsed:
-        completion = self.completion()
-        return parse(completion.text) if completion else parsed
+        """A person's action in place of the one proposed (planned actions wait for a turn of their own)."""
+        if self.action is None:
+            return parsed
+        text, self.action = step_call(*self.action), None
+        self.used.append("action")
+        return parse(text)
 
     def take_observation(self) -> str | None:
         observation, self.observation = self.observation, None
