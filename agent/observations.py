@@ -5,19 +5,16 @@ import threading
 from typing import Callable
 
 from agent.outcomes import ToolObserved
+from core.text import clip
 from core.untrusted import neutralise
 from tools.base import ToolRegistry
 
 
-def truncate(text: str, max_chars: int) -> str:
-    if len(text) <= max_chars:
-        return text
-    return text[:max_chars].rstrip() + f" ... [truncated {len(text) - max_chars} chars]"
-
-
 def clean_observation(text: str, max_chars: int) -> str:
     text = neutralise(str(text)).strip() or "(the tool returned nothing)"
-    return truncate(text, max_chars)
+    # The count is of the characters past max_chars, trailing spaces of the kept part not included (unused when
+    # the text fits).
+    return clip(text, max_chars, marker=f" ... [truncated {len(text) - max_chars} chars]", within=False)
 
 
 _abandoned: list[threading.Thread] = []

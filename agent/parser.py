@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from core.schema import FINAL_ACTION as FINAL
 from core.schema import ParseStatus
+from core.text import clip
 
 FORMAT_HELP = """Reply in exactly this format:
 Thought: <your reasoning>
@@ -179,9 +180,9 @@ def _interpret(preamble: str, segments: list[tuple[str, str]], status: ParseStat
             if 1 < len(words) <= 6 and re.fullmatch(r"[A-Za-z_][\w.\-]*", words[0]):
                 name, action_input, status = words[0], name[len(words[0]):].strip(), ParseStatus.lenient
             else:
-                raise _Problem(f"'Action: {_clip(name)}' has no 'Action Input:' line")
+                raise _Problem(f"'Action: {_shown(name)}' has no 'Action Input:' line")
         if len(name) > 64 or len(name.split()) > 3 or not re.fullmatch(r"[\w.\- ]+", name):
-            raise _Problem(f"'Action:' must be one tool name, not '{_clip(name)}'")
+            raise _Problem(f"'Action:' must be one tool name, not '{_shown(name)}'")
         action_input = _unwrap(action_input)
         if action_input.startswith('{"') and not _is_json(action_input):
             raise _Problem("the Action Input starts like a JSON object but is not valid JSON (was it cut off?)")
@@ -192,15 +193,15 @@ def _interpret(preamble: str, segments: list[tuple[str, str]], status: ParseStat
             raise _Problem("the final answer is empty")
         return Parsed(thought=thought, action=FINAL, action_input=answer, status=status)
     if said_no_action is not None:
-        raise _Problem(f"'Action: {_clip(said_no_action)}' is not a tool; to answer, write 'Action: Final'")
+        raise _Problem(f"'Action: {_shown(said_no_action)}' is not a tool; to answer, write 'Action: Final'")
     if "thought" in kinds or thought:
         raise _Problem("it has a Thought but no Action")
     raise _Problem("it has no 'Action:' line")
 
 
-def _clip(text: str, limit: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def _shown(text: str) -> str:
+    """The model's text as an error message quotes it: on one line, at most 60 characters."""
+    return clip(" ".join(text.split()), 60, marker="...", strip=False)
 
 
 def _is_json(text: str) -> bool:

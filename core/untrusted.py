@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from core.text import clip
+
 # Line-leading step keywords get marked as quoted, so a page cannot forge a Thought, an Action or an Observation.
 _STEP_KEYWORD = re.compile(r"(?im)^(\s*[*_`>#-]*\s*)(thought|action input|action|observation|final answer)(\s*):")
 # Chat-template control tokens (<|im_end|>, <|im_start|>, Llama 3's <|start_header_id|>...) would be read as real
@@ -20,5 +22,4 @@ def quoted_line(text: str, max_chars: int) -> str:
     """Tool output as one quoted line of notes: whitespace (its line breaks included) squeezed, neutralised, cut,
     in quotation marks, so what a page says reads as what it says, not as an instruction in the notes."""
     flat = neutralise(" ".join(str(text).split()))
-    flat = flat if len(flat) <= max_chars else flat[:max_chars - 1].rstrip() + "…"
-    return f"\u201c{flat}\u201d"
+    return f"\u201c{clip(flat, max_chars)}\u201d"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 from typing import Callable, Protocol, runtime_checkable
 
+from core.text import clip_tokens
+
 
 @runtime_checkable
 class TokenCounter(Protocol):
@@ -49,21 +51,7 @@ TRUNCATION_MARK = " …[truncated]"
 
 
 def truncate_to_tokens(text: str, max_tokens: int, counter: TokenCounter) -> str:
-    """The longest prefix of text, cut at a word boundary, that fits max_tokens with the truncation mark."""
-    if counter.count(text) <= max_tokens:
-        return text
-    budget = max_tokens - counter.count(TRUNCATION_MARK)
-    if budget <= 0:
-        return ""
-    low, high = 0, len(text)  # binary search on characters: ~log2(len) counts, each cached
-    while low < high:
-        mid = (low + high + 1) // 2
-        if counter.count(text[:mid]) <= budget:
-            low = mid
-        else:
-            high = mid - 1
-    prefix = text[:low]
-    cut = prefix.rfind(" ")
-    if cut > low // 2:
-        prefix = prefix[:cut]
-    return prefix.rstrip() + TRUNCATION_MARK
+    """The longest prefix of text, cut at a word boundary, that fits max_tokens with the truncation mark.
+
+    Memory's one setting of core.text.clip_tokens, so every note and step it shortens is marked alike."""
+    return clip_tokens(text, max_tokens, counter.count, marker=TRUNCATION_MARK, at="space")

@@ -6,6 +6,7 @@ from rich.markup import escape
 
 from agent.events import ActionEvent, Event, FinalEvent, LessonWritten, ObservationEvent, PlanMade, StepStarted
 from core.schema import ParseStatus, RunResult, Step
+from core.text import clip
 
 
 class LiveView:
@@ -25,9 +26,7 @@ class LiveView:
             c.print(f"[bold magenta]Action:[/bold magenta] {escape(event.action)}")
             c.print(f"[magenta]Action Input:[/magenta] {escape(event.action_input)}")
         elif isinstance(event, ObservationEvent):
-            text = event.observation
-            if len(text) > self.max_observation_chars:
-                text = text[: self.max_observation_chars] + " ..."
+            text = clip(event.observation, self.max_observation_chars, marker=" ...", strip=False, within=False)
             c.print(f"[green]Observation:[/green] {escape(text)} [dim]({event.seconds:.2f} s)[/dim]")
         elif isinstance(event, PlanMade):
             title = "plan" if event.revision == 0 else f"plan, revision {event.revision}"

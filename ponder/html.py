@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from core.html import CSS, esc, plural, result_table, step_html, step_link
 from core.schema import ParseStatus, RunResult, Step, Timings, Usage
+from core.text import clip
 
 PAGE_CSS = """
 body{margin:0;background:#f6f8fa}
@@ -179,7 +180,7 @@ def _memory_part(messages: list[dict], previous: list[dict] | None, prior_observ
         if last.startswith(head) and last[len(head):].strip():
             parts.append(last[len(head):].strip())
     text = "\n\n".join(parts)
-    return text if len(text) <= PROMPT_SHOWN_CHARS else text[:PROMPT_SHOWN_CHARS] + " ..."
+    return clip(text, PROMPT_SHOWN_CHARS, marker=" ...", strip=False, within=False)
 
 
 def _page(run: _Run, retrieved: Mapping[int, Sequence[int]] | None, summaries: Sequence[Any]) -> str:

@@ -8,6 +8,7 @@ import re
 import warnings
 from typing import Callable
 
+from core.text import clip
 from tools.base import ToolError
 
 MAX_EXPRESSION_CHARS = 1000
@@ -221,7 +222,7 @@ def calculator(expression: str) -> str:
             tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, SyntaxError) else str(exc) or type(exc).__name__
-        shown = expression.strip() if len(expression.strip()) <= 80 else expression.strip()[:77] + "..."
+        shown = clip(expression.strip(), 80, marker="...", strip=False)
         hint = ("dates are not numbers: use date_diff for the time between dates, or subtract the years alone, "
                 "e.g. 2026 - 1847" if _LOOKS_LIKE_DATE.search(expression) else "example: (3 + 4) * 2**3")
         raise ToolError(f"cannot parse {shown!r} as a math expression ({detail}); {hint}") from None

@@ -13,8 +13,9 @@ import unicodedata
 from typing import Any, Callable, Sequence
 
 from core.schema import Findings, ToolStatus
+from core.text import clip
 from tools.base import Tool, ToolCall, ToolError
-from tools.wikipedia import sentences_with_sections, split_page_input
+from tools.wikipedia import CUT_MARK, sentences_with_sections, split_page_input
 
 
 class Caller:
@@ -129,13 +130,10 @@ def _keyword_variants(what: str) -> list[str]:
     return out[:MAX_KEYWORD_VARIANTS]
 
 
-def _shorten(sentence: str, limit: int = MAX_FACT_SENTENCE_CHARS) -> str:
-    """Cut at a space, never inside a number or word."""
-    sentence = sentence.removesuffix(" [...]").strip()
-    if len(sentence) <= limit:
-        return sentence
-    cut = sentence.rfind(" ", 0, limit)
-    return sentence[: cut if cut > limit // 2 else limit].rstrip(" ,;:") + " …"
+def _shorten(sentence: str) -> str:
+    """Cut at a space, never inside a number or word; wikipedia_lookup's own cut mark is dropped first."""
+    return clip(sentence.removesuffix(CUT_MARK).strip(), MAX_FACT_SENTENCE_CHARS, marker=" …", at="space",
+                strip=" ,;:", within=False)
 
 
 def _listed(sentences: list[str]) -> str:

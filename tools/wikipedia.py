@@ -9,6 +9,7 @@ import re
 from typing import Callable, TypeVar
 
 from core.schema import Findings, Observed, ToolStatus
+from core.text import clip
 from tools.base import Tool, ToolError
 from tools.wiki_base import Disambiguation, PageMissing, WikiBackend, WikiPage, WikiUnavailable
 
@@ -17,6 +18,7 @@ MAX_SEARCH_RESULTS = 5
 MAX_LOOKUP_RESULTS = 3
 MAX_OPTIONS_SHOWN = 10
 MAX_SENTENCE_CHARS = 500
+CUT_MARK = " [...]"  # after a cut summary or sentence; wikipedia_fact takes it off the sentences it quotes
 
 T = TypeVar("T")
 
@@ -31,13 +33,9 @@ def _clean_title(title: str) -> str:
     return text
 
 
-def _truncate(text: str, limit: int) -> str:
-    """Cut at the last sentence end before `limit` (or at the limit), marking the cut."""
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    cut = max(head.rfind(". "), head.rfind(".\n"))
-    return (head[: cut + 1] if cut > limit // 2 else head.rstrip()) + " [...]"
+def _cut(text: str, limit: int) -> str:
+    """Up to `limit` characters of text, ending after its last full stop if that is past half, then CUT_MARK."""
+    return clip(text, limit, marker=CUT_MARK, at="sentence", within=False)
 
 
 def sentences_with_sections(content: str) -> list[tuple[str, str]]:
@@ -134,7 +132,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                             Findings(status=ToolStatus.empty, pages=[page.title]))
         where = f"{source}, {page.url}" if page.url else source
         described = f"{page.title}, {page.description}" if page.description else page.title
-        return Observed(f"{described} ({where}):\n{_truncate(intro, MAX_SUMMARY_CHARS)}",
+        return Observed(f"{described} ({where}):\n{_cut(intro, MAX_SUMMARY_CHARS)}",
                         Findings(status=ToolStatus.found, pages=[page.title], description=page.description or ""))
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
@@ -161,7 +159,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                             "Try a shorter or different keyword, or wikipedia_summary.",
                             Findings(status=ToolStatus.not_on_page, pages=[page.title]))
         shown = hits[:MAX_LOOKUP_RESULTS]
-        lines = [f"{i}. {_truncate(sent, MAX_SENTENCE_CHARS)}" + (f" (section: {s})" if s else "")
+        lines = [f"{i}. {_cut(sent, MAX_SENTENCE_CHARS)}" + (f" (section: {s})" if s else "")
                  for i, (s, sent) in enumerate(shown, start=1)]
         count = f"{len(hits)} sentences" if len(hits) != 1 else "1 sentence"
         more = f", showing the first {len(shown)}" if len(hits) > len(shown) else ""

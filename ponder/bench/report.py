@@ -8,6 +8,7 @@ from typing import Sequence
 
 from pydantic import BaseModel
 
+from core.text import clip
 from ponder.bench.runner import RunRecord
 
 GROWTH_AT = (0, 4, 9, 19, 39, 79, 119, 149)  # step indices at which prompt growth is reported
@@ -102,9 +103,9 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
-def _clip(text: str | None, limit: int = ANSWER_CLIP) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+def _one_line(text: str | None, limit: int) -> str:
+    """Text for a table cell: on one line, at most `limit` characters."""
+    return clip(" ".join((text or "").split()), limit)
 
 
 def _cell(text: str) -> str:
@@ -214,8 +215,8 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
             if run is None:
                 continue
             judge = f" Judge ({run.judge.model}): {run.judge.correct}, {run.judge.reason}" if run.judge else ""
-            lines.append(f"| {strategy} | {_mark(run)} | {_cell(_clip(run.answer)) or '(no answer)'} | "
-                         f"{_cell(_clip(run.verdict + judge, 300))} |")
+            answer = _cell(_one_line(run.answer, ANSWER_CLIP)) or "(no answer)"
+            lines.append(f"| {strategy} | {_mark(run)} | {answer} | {_cell(_one_line(run.verdict + judge, 300))} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
