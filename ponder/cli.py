@@ -19,6 +19,7 @@ from core.paths import StorageError
 from core.secrets import RedactingFilter, RedactingStream
 from core.settings import SettingsError, load_settings
 from memory.strategies import DEFAULT_STRATEGY, STRATEGIES
+from ponder.bench.speed import NAMES as SPEED_BENCHES
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -117,9 +118,13 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="run a question suite under several memory strategies and compare them")
     source = bench.add_mutually_exclusive_group()
-    source.add_argument("--suite", help="offline-multihop, long-recall, fanoutqa-dev, fanoutqa-dev-offline")
+    source.add_argument("--suite", help="offline-multihop, short-tasks, long-recall, fanoutqa-dev, "
+                        "fanoutqa-dev-offline")
     source.add_argument("--questions", metavar="FILE.jsonl",
                         help="your own suite: JSONL of question, answers (alternatives), optional evidence")
+    source.add_argument("--speed", choices=SPEED_BENCHES, metavar="NAME",
+                        help=f"a speed benchmark instead of a suite, with its defaults ({', '.join(SPEED_BENCHES)}); "
+                        "figures on stdout. Its options: python -m ponder.bench.speed.NAME --help")
     bench.add_argument("--strategies", help=f"comma-separated memory strategies (of {', '.join(STRATEGIES)}); "
                        "default full,mask,retrieval+summary")
     bench.add_argument("--model", help="model name (PONDER_MODEL); for the local backend a GGUF path also works")
@@ -415,10 +420,25 @@ def _step_through(agent, task: str, err: Console, view):
 def cmd_bench(args, err: Console) -> int:
     from ponder.bench.command import BenchUsageError, rescore, run
 
+    if args.speed:
+        return _speed_bench(args)
     try:
         return rescore(args, err) if args.rescore else run(args, err)
     except BenchUsageError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _speed_bench(args) -> int:
+    """A speed benchmark runs with its own defaults: any other bench option would be silently ignored, so it is
+    refused."""
+    defaults = vars(_parser().parse_args(["bench"]))
+    given = [f"--{name.replace('_', '-')}" for name, value in vars(args).items()
+             if name in defaults and name != "speed" and value != defaults[name]]
+    if given:
+        raise UsageError(f"--speed runs {args.speed} with its own defaults; it takes no {', '.join(given)} "
+                         f"(its options: python -m ponder.bench.speed.{args.speed} --help)")
+    from ponder.bench.speed import run
+    return run(args.speed)
 
 
 def cmd_score(args, err: Console) -> int:

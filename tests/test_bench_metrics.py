@@ -29,6 +29,7 @@ from ponder.bench.suites import (
     offline_subset,
     suite_names,
 )
+from ponder.bench.verdict import judge_answer
 from tools.base import ToolRegistry
 from tools.wiki_base import Disambiguation, PageMissing, WikiPage
 from tools.wikipedia import make_wikipedia_tools
@@ -347,7 +348,7 @@ def test_load_questions_missing_file(tmp_path):
 # --- named suites --------------------------------------------------------------------------------------------------
 
 def test_suite_registry():
-    assert {"offline-multihop", "fanoutqa-dev", "fanoutqa-dev-offline"} <= set(suite_names())
+    assert {"offline-multihop", "short-tasks", "fanoutqa-dev", "fanoutqa-dev-offline"} <= set(suite_names())
     with pytest.raises(SuiteError, match="unknown suite 'nope'; the suites are: offline-multihop"):
         load_suite("nope")
 
@@ -355,6 +356,20 @@ def test_suite_registry():
 def test_offline_multihop_suite():
     questions = load_suite("offline-multihop")
     assert questions and len({q.id for q in questions}) == len(questions)
+
+
+def test_short_tasks_count_ages_from_the_pinned_today(monkeypatch):
+    monkeypatch.setenv("PONDER_TODAY", "2030-06-01")
+    questions = load_suite("short-tasks")
+    by_id = {q.id: q for q in questions}
+    assert len(questions) == 6 and len(by_id) == 6
+    assert by_id["short-02"].answers == [["Edison", "183"], ["Edison", "182"]]    # born 1847
+    assert by_id["short-03"].answers == [["Leonardo", "578"], ["Leonardo", "577"]]    # born 1452
+    edison = by_id["short-02"]
+    assert judge_answer(edison.question, edison.answers, "Thomas Edison; he would be 183 years old.").correct
+    assert not judge_answer(edison.question, edison.answers, "Thomas Edison; he would be 179 years old.").correct
+    monkeypatch.setenv("PONDER_TODAY", "2031-01-01")
+    assert {q.id: q for q in load_suite("short-tasks")}["short-02"].answers[0] == ["Edison", "184"]
 
 
 def test_offline_coverage_by_hand():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ponder.bench.provenance import dirty_warning
-from ponder.bench.runner import read_records
+from ponder.bench.runner import RunRecord, read_records, write_records
 from ponder.cli import main
 from tests.cli_helpers import step
 from tests.openai_server import FakeOpenAIServer, completion
@@ -118,6 +118,20 @@ def test_rescore_of_the_first_offline_multihop_runs(tmp_path, capsys):
     out, summary, _ = _rescored(tmp_path, "omh", capsys)
     assert {row["strategy"]: row["correct"] for row in summary["strategies"]} == {
         "full": 2, "mask": 2, "retrieval+summary": 1, "compact": 2}    # it said 3, 3, 2, 3
+
+
+def test_rescore_counts_ages_from_the_day_the_bench_ran(tmp_path, capsys, monkeypatch):
+    """short-tasks asks an age today: a bench re-scored later still expects the age on the day it ran."""
+    monkeypatch.delenv("PONDER_TODAY", raising=False)
+    question = "Who invented the light bulb, and how old would they be today if they were alive?"
+    write_records(tmp_path, [RunRecord(question_id="short-02", strategy="full", question=question,
+                                       answer="Thomas Edison; he would be 183 years old.", stop_reason="final_answer")])
+    header = {"suite": "short-tasks", "suite_name": "short-tasks", "strategies": "full", "today": "2030-06-01",
+              "dirty": False}
+    (tmp_path / "summary.json").write_text(json.dumps({"header": header, "strategies": []}), encoding="utf-8")
+    assert main(["bench", "--rescore", str(tmp_path)]) == 0, capsys.readouterr().err
+    [record] = read_records(tmp_path)
+    assert record.correct, record.verdict
 
 
 def test_rescore_of_something_else_is_one_line(tmp_path, capsys):

@@ -1,6 +1,6 @@
 """The layer rule, checked on the source: core/ is the floor; memory/ and tools/ stand on it alone; agent/ (the
 agent itself) stands on those; ponder/ (the application: CLI, bench, trace page, plots) may use everything and
-nothing imports it; no package module imports the scripted test double except the benchmark that replays scripts."""
+nothing imports it; no package module imports the scripted test double except the benchmarks that replay scripts."""
 from __future__ import annotations
 
 import ast
@@ -13,7 +13,7 @@ PACKAGES = ("core", "memory", "tools", "agent", "ponder")
 ALLOWED = {"core": {"core"}, "memory": {"core", "memory"}, "tools": {"core", "tools"},
            "agent": {"core", "memory", "tools", "agent"}, "ponder": {"core", "memory", "tools", "agent", "ponder"}}
 TEST_DOUBLE = "agent.llm.replay"
-MAY_IMPORT_TEST_DOUBLE = ("ponder.bench",)  # long-recall replays scripted runs through the real loop
+MAY_IMPORT_TEST_DOUBLE = ("ponder.bench",)  # long-recall and the speed benchmarks replay scripted runs
 
 
 def modules() -> list[Path]:
@@ -54,6 +54,13 @@ def test_nothing_imports_the_test_double(path):
     if name == TEST_DOUBLE or name.startswith(MAY_IMPORT_TEST_DOUBLE):
         return
     assert not any(imp == TEST_DOUBLE or imp.startswith(TEST_DOUBLE + ".") for imp in imported(path)), name
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_package_module_imports_the_tests(path):
+    """What a benchmark shares with the tests (synthetic steps, query tables) lives in the package, not in tests/:
+    an installed ponder has no tests/ to import."""
+    assert not [name for name in imported(path) if name.split(".")[0] == "tests"], module_name(path)
 
 
 @pytest.mark.parametrize("layer, source, crossing", [

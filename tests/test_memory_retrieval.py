@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from tests.synthetic import FACTS, TASK, distractor_step, fact_step, research_run
+from ponder.bench.synthetic import FACTS, TASK, distractor_step, fact_step, research_run
 from agent.llm.replay import Replay
 from core.chroma import make_client
 from core.schema import Step

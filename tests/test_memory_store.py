@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.synthetic import distractor_step
+from ponder.bench.synthetic import distractor_step
 from core.chroma import get_collection, make_client
 from core.schema import ParseStatus, RunResult, Step, StopReason, Usage
 from memory.store import Store

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from tests.synthetic import distractor_step
+from ponder.bench.synthetic import distractor_step
 from agent.llm.replay import Replay
 from core.chroma import make_client
 from core.llm import LLMError

@@ -48,7 +48,7 @@ EMBED_CHUNK = 16        # batches of 16 embed fastest on this CPU class (padding
 RRF_K = 60              # the usual reciprocal-rank-fusion constant
 CANDIDATES = 50         # per-channel depth fed to fusion
 # Dense retrieval understands questions ("how plants make food from sunlight") that share few words with the
-# answer's intro, so it outweighs BM25 in fusion; measured on the test table (benchmarks/bench_wiki_offline.py).
+# answer's intro, so it outweighs BM25 in fusion; measured on the test table (ponder bench --speed wiki).
 DENSE_WEIGHT = 1.5
 MAX_QUERY_CHARS = 500
 TYPO_RATIO = 0.9        # a title this close to a missing one is a misspelling of it ("Thomas Edisson")

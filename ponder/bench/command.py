@@ -2,6 +2,7 @@
 write results, summary, report and plots into the output directory, and print the report on stdout."""
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import Counter
@@ -11,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ponder.bench import long_recall, provenance, report, runner
+from ponder.bench import long_recall, provenance, report, runner, speed
 from ponder.bench.suites import SuiteError, load_questions, load_suite, suite_corpus, suite_names
 from core.clock import SYSTEM_CLOCK, pinned_today
 from memory.strategies import STRATEGIES
@@ -53,7 +54,8 @@ def run(args, err: Console) -> int:
 
     header = {}
     if not (args.resume or args.suite or args.questions):
-        raise BenchUsageError(f"give --suite ({', '.join(all_suite_names())}) or --questions FILE.jsonl")
+        raise BenchUsageError(f"give --suite ({', '.join(all_suite_names())}), --questions FILE.jsonl, or --speed "
+                              f"({', '.join(speed.NAMES)}) for a speed benchmark")
     out_dir = _out_dir(args)
     if args.resume:
         previous = out_dir / "summary.json"
@@ -75,6 +77,8 @@ def run(args, err: Console) -> int:
         raise BenchUsageError(f"unknown suite {args.suite!r}: choose from {', '.join(all_suite_names())}")
     strategies = parse_strategies(args.strategies or DEFAULT_STRATEGIES)
     suite = args.suite or Path(args.questions).name
+    # the prompt states the date, and some answers count from it: a resumed bench keeps its first runs' date
+    today = header.get("today") or SYSTEM_CLOCK.today().isoformat()
     max_steps = args.max_steps
     if args.suite == LONG_RECALL:
         from tools.wiki_offline import OfflineWiki
@@ -91,7 +95,8 @@ def run(args, err: Console) -> int:
         concurrency = 1
     else:
         try:
-            questions = load_questions(args.questions) if args.questions else load_suite(args.suite)
+            with pinned_today(today):
+                questions = load_questions(args.questions) if args.questions else load_suite(args.suite)
         except SuiteError as exc:
             raise BenchUsageError(str(exc)) from None
         if args.ids:
@@ -131,8 +136,7 @@ def run(args, err: Console) -> int:
               "questions": len(questions), "max_steps": max_steps, "concurrency": concurrency,
               "started": header.get("started") or runner.now(),
               "command": first_command or provenance.command_line(args.argv),
-              # the prompt states the date, so a resumed bench keeps the date its first runs saw
-              "today": header.get("today") or SYSTEM_CLOCK.today().isoformat(),
+              "today": today,
               **({"resumed_with": resumed} if resumed else {}),
               "corpus_file": str(corpus) if corpus else None,
               **provenance.git_state(output=out_dir), "model_file": model_identity,
@@ -253,7 +257,9 @@ def rescore(args, err: Console) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise BenchUsageError(f"{summary_path}: not a bench summary ({exc})") from None
     try:
-        by_id = {q.id: q for q in _suite_questions(header)}
+        # answers that count from today count from the day the bench ran (benches before that record had none)
+        with pinned_today(header["today"]) if header.get("today") else contextlib.nullcontext():
+            by_id = {q.id: q for q in _suite_questions(header)}
     except SuiteError as exc:
         raise BenchUsageError(str(exc)) from None
     records = runner.read_records(out_dir)

@@ -5,6 +5,8 @@ a string, a number, a list (all of its strings must appear) or a dict (its keys 
 
 Named suites:
 - offline-multihop: ponder/bench/data/offline_multihop.jsonl, multi-hop questions over the offline corpus.
+- short-tasks: six short research tasks (a lookup with the calculator or the date tools; two ask an age today,
+  counted from core.clock's today when the suite is loaded, so PONDER_TODAY pins them).
 - fanoutqa-dev: the 310 dev questions of FanOutQA (PyPI fanoutqa==1.1.1, CC BY-SA 4.0). Only the package's data
   file is read, found through its install record. The package itself is never imported: on import it makes cache
   folders and an HTTP client for live Wikipedia.
@@ -21,6 +23,7 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from core.clock import SYSTEM_CLOCK
 from ponder.bench.verdict import parse_tolerance
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -304,12 +307,42 @@ def load_offline_multihop() -> list[BenchQuestion]:
     return load_questions(OFFLINE_MULTIHOP_FILE)
 
 
+def _ages_today(name: str, born: int) -> list[list[str]]:
+    """Alternatives for "how old would they be today": either age, as the corpus gives most people's birth year,
+    not their birthday."""
+    age = SYSTEM_CLOCK.today().year - born
+    return [[name, str(age)], [name, str(age - 1)]]
+
+
+def load_short_tasks() -> list[BenchQuestion]:
+    """Six short tasks, most a lookup in the offline corpus and a calculation (the first and last need no page; the
+    corpus has none on Python the language). Formerly benchmarks/bench_local_tasks.py."""
+    tasks = [
+        ("What is Python, and what is 15 raised to the power of 2?",
+         [["programming", "225"], ["language", "225"]], [], "arithmetic"),
+        ("Who invented the light bulb, and how old would they be today if they were alive?",
+         _ages_today("Edison", 1847), ["Thomas Edison"], "date"),
+        ("Who painted the Mona Lisa, and how many years ago was the painter born?",
+         _ages_today("Leonardo", 1452), ["Mona Lisa", "Leonardo da Vinci"], "date"),
+        # born 16 December 1775, died 18 July 1817: 41, or 42 by the years the corpus gives
+        ("Who wrote Pride and Prejudice, and how old was the author when she died?",
+         [["Austen", "41"], ["Austen", "42"]], ["Pride and Prejudice", "Jane Austen"], "date"),
+        ("Who developed the theory of relativity, and what is the year of his birth multiplied by 2?",
+         [["Einstein", "3758"]], ["Theory of relativity", "Albert Einstein"], "arithmetic"),
+        ("What is the square root of 1764 plus 8?", ["50"], [], "arithmetic"),
+    ]
+    return [BenchQuestion(id=f"short-{number:02d}", question=question, answers=answers, evidence=evidence, kind=kind,
+                          lookups=len(evidence))
+            for number, (question, answers, evidence, kind) in enumerate(tasks, 1)]
+
+
 def load_fanoutqa_dev_offline() -> list[BenchQuestion]:
     return offline_subset(load_fanoutqa_dev(), offline_corpus_titles())
 
 
 SUITES: dict[str, Callable[[], list[BenchQuestion]]] = {
     "offline-multihop": load_offline_multihop,
+    "short-tasks": load_short_tasks,
     "fanoutqa-dev": load_fanoutqa_dev,
     "fanoutqa-dev-offline": load_fanoutqa_dev_offline,
 }

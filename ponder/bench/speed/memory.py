@@ -1,10 +1,10 @@
 """Memory strategies side by side: prompt tokens, recall of old facts, and per-step overhead.
 
-    .venv/bin/python benchmarks/bench_memory.py [--seeds 5] [--sizes 1000,10000] [--embedders minilm,minilm-onnx-int8]
+    python -m ponder.bench.speed.memory [--seeds 5] [--sizes 1000,10000] [--embedders minilm,minilm-onnx-int8]
 
 Real Chroma (in memory), the real MiniLM embedder and tokenizer, synthetic Wikipedia-like research steps
-(memory.synthetic). The summariser LLM is scripted (extractive: the first sentence of each observation), so
-summary *content* is not what is measured here; its size and cost are. Prompt tokens = task + memory context,
+(ponder/bench/synthetic.py). The summariser LLM is scripted (extractive: the first sentence of each observation),
+so summary *content* is not what is measured here; its size and cost are. Prompt tokens = task + memory context,
 counted with MiniLM's tokenizer (the loop's system prompt and tool list come on top). Timings are noisy on a
 shared machine.
 """
@@ -14,21 +14,17 @@ import argparse
 import random
 import re
 import statistics
-import sys
 import time
 import uuid
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.synthetic import TASK, distractor_step, research_run  # noqa: E402
-from agent.llm.replay import Replay  # noqa: E402
-from core.chroma import make_client  # noqa: E402
-from core.embedding import get_embedder  # noqa: E402
-from memory.store import Store  # noqa: E402
-from memory.strategies import STRATEGIES  # noqa: E402
-from memory.factory import make_memory  # noqa: E402
-from memory.tokens import minilm_token_counter  # noqa: E402
+from agent.llm.replay import Replay
+from core.chroma import make_client
+from core.embedding import get_embedder
+from memory.factory import make_memory
+from memory.store import Store
+from memory.strategies import STRATEGIES
+from memory.tokens import minilm_token_counter
+from ponder.bench.synthetic import TASK, distractor_step, research_run
 
 
 def extractive_notes(messages) -> str:
@@ -136,12 +132,12 @@ def p95(values: list[float]) -> float:
     return sorted(values)[int(0.95 * (len(values) - 1))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ponder.bench.speed.memory", description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--embedders", default="minilm,minilm-onnx-int8")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     client = make_client("memory")
     kinds = args.embedders.split(",")
     start = time.perf_counter()
@@ -170,7 +166,8 @@ def main() -> None:
         for size in (int(s) for s in args.sizes.split(",")):
             print(f"  {size} stored: {kinds[1]} is {medians[kinds[0], size] / medians[kinds[1], size]:.2f}x "
                   f"faster per step than {kinds[0]}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

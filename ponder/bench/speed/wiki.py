@@ -1,6 +1,6 @@
 """Offline Wikipedia figures: corpus/BM25 load, dense index build, query latency per channel, top-5 hit rate.
 
-    .venv/bin/python benchmarks/bench_wiki_offline.py [--full-embed]
+    python -m ponder.bench.speed.wiki [--full-embed]
 
 Everything runs in a fresh temporary index dir (cold), then again warm. --full-embed also embeds all 10k intros
 from scratch (minutes on 1 thread) instead of extrapolating from a sample. Timings on a shared machine are noisy.
@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from core.embedding import get_embedder  # noqa: E402
-from tests.test_wiki_offline import RELEVANCE, is_hit  # noqa: E402  (the same agent-style queries the tests check)
-from tools.wiki_offline import OfflineWiki, default_corpus_path, embed_docs, load_corpus  # noqa: E402
+from core.embedding import get_embedder
+from ponder.bench.speed.wiki_queries import RELEVANCE, is_hit  # the same agent-style queries the tests check
+from tools.wiki_offline import OfflineWiki, default_corpus_path, embed_docs, load_corpus
 
 
 def timed(fn):
@@ -37,10 +33,10 @@ def latency(label: str, fn, queries) -> None:
     print(f"  {label:<12} median {statistics.median(samples):7.1f} ms   p95 {p95:7.1f} ms   (n={len(samples)})")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ponder.bench.speed.wiki", description=__doc__.splitlines()[0])
     parser.add_argument("--full-embed", action="store_true", help="embed the whole corpus, not a sample")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     path = default_corpus_path()
 
     docs, seconds = timed(lambda: load_corpus(path))
@@ -75,7 +71,8 @@ def main() -> None:
         for label, search in (("bm25", wiki.bm25_search), ("dense", wiki.dense_search), ("fused", wiki.search)):
             hits = sum(is_hit(expected, search(query, 5)) for query, expected in RELEVANCE)
             print(f"  {label:<6} {hits}/{len(RELEVANCE)} = {hits / len(RELEVANCE):.0%}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

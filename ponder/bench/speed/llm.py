@@ -1,6 +1,6 @@
 """The embedded model on the demo question, offline, through the real agent loop; plus raw llama.cpp figures.
 
-    .venv/bin/python benchmarks/bench_local_llm.py [--question "..."] [--runs N]
+    python -m ponder.bench.speed.llm [--question "..."] [--runs N] [--skip-raw]
 
 Prints: model load time, prompt and generation tokens/s, what the KV prefix cache saves on a repeated
 prompt prefix, and for the agent run the wall time, time to first step, steps and the answer.
@@ -11,20 +11,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agent.config import AgentConfig  # noqa: E402
-from agent.events import LLMOutput, StepRecorded  # noqa: E402
-from agent.llm.local_llama import LocalLlama  # noqa: E402
-from agent.loop import Agent  # noqa: E402
-from core.llm import Message  # noqa: E402
-from tools.base import ToolRegistry  # noqa: E402
-from tools.defaults import default_tools  # noqa: E402
-from tools.wiki_select import make_backend  # noqa: E402
+from agent.config import AgentConfig
+from agent.events import LLMOutput, StepRecorded
+from agent.llm.local_llama import LocalLlama
+from agent.loop import Agent
+from core.llm import Message
+from tools.base import ToolRegistry
+from tools.defaults import default_tools
+from tools.wiki_select import make_backend
 
 DEMO = "What is Python, and what is 15 raised to the power of 2?"
 
@@ -93,12 +89,12 @@ def agent_run(llm: LocalLlama, question: str, tools: ToolRegistry) -> bool:
     return correct
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ponder.bench.speed.llm", description=__doc__.splitlines()[0])
     ap.add_argument("--question", default=DEMO)
     ap.add_argument("--runs", type=int, default=1)
-    ap.add_argument("--skip-raw", action="store_true")
-    args = ap.parse_args()
+    ap.add_argument("--skip-raw", action="store_true", help="only the agent run, not the raw llama.cpp figures")
+    args = ap.parse_args(argv)
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f} (other jobs make timings noisy)")
     t = time.perf_counter()
     llm = LocalLlama()
@@ -117,4 +113,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())
