@@ -7,10 +7,10 @@ import io
 import pytest
 from rich.console import Console
 
-from agent import html
-from agent.bench.report import figures, markdown
-from agent.bench.runner import RunRecord
-from agent.display import LiveView
+from ponder import html
+from ponder.bench.report import figures, markdown
+from ponder.bench.runner import RunRecord
+from ponder.display import LiveView
 from agent.events import ObservationEvent
 from agent.observations import clean_observation
 from agent.parser import FORMAT_HELP, parse
