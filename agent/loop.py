@@ -68,8 +68,7 @@ class Agent:
                 if state.planner.plan is None:  # a resumed run keeps the plan it had
                     yield _log(trace, self._plan_event(state.planner.make(), state, memory))
             if self.config.research:  # a lead agent opens by handing each sub-question to a helper
-                state.injections.planned = [(research.OPENING_THOUGHT, research.RESEARCH, question)
-                                            for question in self._sub_questions(state, memory)]
+                state.injections.planned = research.opening(self._split(state, memory), state.steps)
             while True:
                 if reason := state.limit_reached(self.config):
                     raise StopRun(reason)
@@ -170,13 +169,14 @@ class Agent:
         planner.plan = planning.Plan.parse(stored or "", self.tools.names, made_after=len(state.steps))
         return planner
 
-    def _sub_questions(self, state: RunState, memory: Memory) -> list[str]:
-        """The question's sub-questions not yet researched (a resumed run keeps its split)."""
-        stored = memory.noted("subquestions")
-        if stored is None:
-            stored = "\n".join(research.split_question(self._side_call(state), self._system(state), state.task))
-            memory.note("subquestions", stored)
-        return [q for q in stored.splitlines() if q and repeat_key(research.RESEARCH, q) not in state.seen]
+    def _split(self, state: RunState, memory: Memory) -> research.Split:
+        """The question split into sub-questions (a resumed run keeps its split)."""
+        stored = memory.noted("split")
+        if stored is not None:
+            return research.Split.stored(stored)
+        split = research.split_question(self._side_call(state), self._system(state), state.task)
+        memory.note("split", split.render())
+        return split
 
     def _plan_event(self, completion: Completion, state: RunState, memory: Memory) -> PlanMade:
         plan = state.planner.plan
@@ -231,8 +231,9 @@ class Agent:
         earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))
         if earlier:
             return RepeatWarned.of(parsed.action, earlier[0])
-        return observe(self.tools, parsed.action, parsed.action_input, self.config.tool_timeout_seconds,
-                       self.config.observation_max_chars)
+        facts = ledger(state.steps) if self.config.research else []  # a lead computes over its facts table
+        return research.named(observe(self.tools, parsed.action, research.resolve(parsed.action_input, facts),
+                                      self.config.tool_timeout_seconds, self.config.observation_max_chars), facts)
 
     def _approved(self, parsed: Parsed) -> bool:
         tool = self.tools.get(parsed.action)

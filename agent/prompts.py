@@ -75,8 +75,9 @@ Lessons from earlier attempts at this question (do not repeat their mistakes):
 # the two share word for word so that the backend's cached system prompt serves both)
 LEAD_BRIEF = """You lead this research with helpers. Do not read pages yourself: call research with ONE simple \
 question about ONE of the things the question names, in the question's own words, then the next one, until you \
-have asked about each of them. The facts table lists what the helpers established. Compare the table's values, or \
-compute with calculator or date_diff from them, then give the Final answer with them."""
+have asked about each of them. The facts table lists what the helpers established. Compare and compute with \
+calculator or date_diff on the table's values (write a row's value as F1, F2...: e.g. max(F1, F2)), then give \
+the Final answer with them."""
 
 HELPER_BRIEF = """You are a helper: find this one fact on Wikipedia and answer with the value and its unit exactly \
 as the page states it (no conversions, no calculations). If the page does not state it, say so."""

@@ -12,13 +12,18 @@ while a child runs and puts it back after (`kept_context`), so the parent's prom
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import uuid
 from contextlib import nullcontext
 from typing import Callable
 
-from core.schema import Findings, Observed, RunResult, Step, ToolStatus
+from pydantic import BaseModel
+
+from agent.outcomes import ToolObserved
+from core.schema import Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import names, numbers
+from core.text import clip
 from tools.base import Tool, ToolCall, ToolRegistry
 
 RESEARCH = "research"
@@ -27,6 +32,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 # The prompt's description of the tool (its first line is what the tool list shows): the same for parent and child.
 DESCRIPTION = ("Ask a helper ONE simple question about ONE thing (input: the question, e.g. How long is the "
                "Godavari River?); it looks it up and returns the answer with the sentence that states it.")
+ANSWER_MAX_CHARS = 240
 REFUSAL = ("Error: research is for the lead agent only. Look it up yourself: wikipedia_summary or wikipedia_lookup "
            "with the page's title.")
 
@@ -89,6 +95,7 @@ def report(question: str, result: RunResult) -> str:
         findings = Findings(status=ToolStatus.no_match, subrun=result.run_id, usage=usage)
     else:
         page, sentence = source(answer, result.steps)
+        answer = clip(answer, ANSWER_MAX_CHARS, marker=" ...", at="space")  # a helper that pasted the page
         if sentence:
             text = f"Answer: {answer}\nSource: {page}: \"{sentence}\""
             findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer,
@@ -126,35 +133,130 @@ def source(answer: str, steps: list[Step]) -> tuple[str, str]:
 
 SPLIT = """Before you start, split the question into the simple questions your helpers must answer. Each asks for \
 ONE fact about ONE thing, in the question's own words; ask about every thing the question names. If a question \
-needs the answer of an earlier one, list only the earlier one (you ask the rest later).
+needs the answer of an earlier one, list only the earlier one (you ask the rest later). Then name what to do with \
+the answers: max or min (which is the most or least), sum (combined, total), difference (how much more, how many \
+years between or after), ratio (how many times), or none.
 
 Example: Which is the largest of these lakes: Lake Superior, Lake Victoria or Lake Baikal?
 1. How large is Lake Superior?
 2. How large is Lake Victoria?
 3. How large is Lake Baikal?
+Then: max
 
 Example: How many years after Johannes Gutenberg was born did Martin Luther die?
 1. When was Johannes Gutenberg born?
 2. When did Martin Luther die?
+Then: difference
+
+Example: What is the combined population of Oslo and Bergen?
+1. What is the population of Oslo?
+2. What is the population of Bergen?
+Then: sum
 
 Example: Who wrote the novel Dracula, and in what city was he born?
 1. Who wrote the novel Dracula?
+Then: none
 
-Write the numbered questions only."""
+Write the numbered questions and the Then line only."""
 MAX_SUBQUESTIONS = 6
+OPERATIONS = ("max", "min", "sum", "difference", "ratio", "none")
 # Each line bounded, so the reply can never run into the token limit mid-way.
-SPLIT_GBNF = r'''root ::= item item? item? item? item? item?
-item ::= [1-6] ". " [A-Z] [^\n?]{3,100} "?\n"
-'''
+SPLIT_GBNF = ('root ::= item item? item? item? item? item? "Then: " op "\\n"?\n'
+              'item ::= [1-6] ". " [A-Z] [^\\n?]{3,100} "?\\n"\n'
+              'op ::= ' + " | ".join(f'"{op}"' for op in OPERATIONS) + "\n")
 _ITEM = re.compile(r"^\s*\d\.\s*(.+\?)\s*$", re.MULTILINE)
+_THEN = re.compile(r"^Then:\s*(\w+)", re.MULTILINE)
 OPENING_THOUGHT = "I hand this part of the question to a helper."
+COMPUTE_THOUGHT = "I compute with the values the helpers established."
 
 
-def split_question(complete, system: str, task: str) -> list[str]:
-    """The question's sub-questions, as the model splits it (complete(messages, grammar) -> Completion); the
-    system prompt is the agent's own, so the backend's cached one serves this call too."""
+class Split(BaseModel):
+    """A question split for helpers: the sub-questions, and what to do with their answers."""
+    questions: list[str]
+    operation: str = "none"
+
+    def render(self) -> str:
+        return "\n".join([*self.questions, f"Then: {self.operation}"])
+
+    @classmethod
+    def parse(cls, text: str, task: str = "") -> "Split":
+        questions = [" ".join(q.split()) for q in _ITEM.findall(text)]
+        questions = [q for q in questions if q.casefold() != task.strip().casefold()]
+        then = _THEN.search(text)
+        operation = then.group(1) if then and then.group(1) in OPERATIONS else "none"
+        return cls(questions=list(dict.fromkeys(questions))[:MAX_SUBQUESTIONS], operation=operation)
+
+    @classmethod
+    def stored(cls, note: str) -> "Split":
+        """From the run's note (a resumed run keeps its split)."""
+        return cls.parse("\n".join(f"1. {line}" if not line.startswith("Then: ") else line
+                                   for line in note.splitlines() if line))
+
+
+def split_question(complete, system: str, task: str) -> Split:
+    """The question split by the model (complete(messages, grammar) -> Completion); the system prompt is the
+    agent's own, so the backend's cached one serves this call too."""
     from core.llm import Message
     completion = complete([Message(role="system", content=system),
                            Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
-    questions = [" ".join(q.split()) for q in _ITEM.findall(completion.text)]
-    return list(dict.fromkeys(q for q in questions if q.casefold() != task.strip().casefold()))[:MAX_SUBQUESTIONS]
+    return Split.parse(completion.text, task)
+
+
+def compute_call(split: Split, steps: list[Step]) -> tuple[str, str, str] | None:
+    """The calculator call the split's operation makes of the helpers' values, once every sub-question has one;
+    None when there is nothing to compute (or a value is missing: the lead works it out itself)."""
+    if split.operation == "none" or len(split.questions) < 2:
+        return None
+    values = []
+    for question in split.questions:
+        found = [fact for step in steps if step.action == RESEARCH and step.action_input == question
+                 for fact in step.facts]
+        plain = numbers(found[0].value) if found else []
+        if not plain:
+            return None
+        values.append(plain[0])
+    expression = {"max": f"max({', '.join(values)})", "min": f"min({', '.join(values)})",
+                  "sum": " + ".join(values), "difference": f"abs({values[0]} - {values[1]})",
+                  "ratio": f"{values[0]} / {values[1]}"}[split.operation]
+    return COMPUTE_THOUGHT, "calculator", expression
+
+
+# ---- computing over the facts table: F1, F2... by reference, and results named by the fact they equal ----------
+
+_REFERENCE = re.compile(r"\bF(\d{1,2})\b")
+
+
+def resolve(action_input: str, facts: list[Fact]) -> str:
+    """F1, F2... in a tool's input replaced by those rows' values as plain numbers (1,465 -> 1465); anything else
+    is left as written."""
+    def value(match: re.Match) -> str:
+        number = int(match.group(1))
+        if not 1 <= number <= len(facts):
+            return match.group(0)
+        plain = numbers(facts[number - 1].value)
+        return plain[0] if plain else match.group(0)
+    return _REFERENCE.sub(value, action_input) if facts else action_input
+
+
+def named(observed: ToolObserved, facts: list[Fact]) -> ToolObserved:
+    """A computing tool's result that is one of the table's values says which row it is: max(1465, 1400) gives
+    "1465 (= F1: Godavari River, 1,465 kilometres)", so the lead need not match numbers back to names itself."""
+    result = numbers(observed.observation)
+    if not facts or len(result) != 1:
+        return observed
+    rows = [f"F{number}: {fact.subject}, {fact.value} {fact.unit}".strip()
+            for number, fact in enumerate(facts, 1) if numbers(fact.value)[:1] == result]
+    if not rows:
+        return observed
+    return dataclasses.replace(observed, observation=f"{observed.observation} (= {'; '.join(rows)})")
+
+
+def opening(split: Split, steps: list[Step]) -> list:
+    """The lead's planned actions: each sub-question not yet researched, then the split's computation, built when
+    its turn comes from the values found by then. `steps`: the run's own list, which grows as the run goes."""
+    asked = {step.action_input for step in steps if step.action == RESEARCH}
+
+    def compute() -> tuple[str, str, str] | None:
+        call = compute_call(split, steps)
+        return call if call and all((s.action, s.action_input) != call[1:] for s in steps) else None
+    return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions if question not in asked), compute]

@@ -31,19 +31,22 @@ class Injections:
         self.observation: str | None = None
         self.used: list[str] = []
         # Actions the run planned itself (a lead agent's sub-questions, agent/research.py): taken one a step, after
-        # any a person gives, and marked "planned"
-        self.planned: list[tuple[str, str, str]] = []
+        # any a person gives, and marked "planned"; an entry may be a function that gives its action when its turn
+        # comes (or None: nothing to do)
+        self.planned: list = []
 
     def completion(self) -> Completion | None:
-        if self.action is None and not self.planned:
-            return None
         if self.action is not None:
             text, self.action = step_call(*self.action), None
             self.used.append("action")
-        else:
-            text = step_call(*self.planned.pop(0))
-            self.used.append("planned")
-        return Completion(text=text, usage=Usage(), model="injected")
+            return Completion(text=text, usage=Usage(), model="injected")
+        while self.planned:
+            entry = self.planned.pop(0)
+            action = entry() if callable(entry) else entry
+            if action:
+                self.used.append("planned")
+                return Completion(text=step_call(*action), usage=Usage(), model="planned")
+        return None
 
     def edit(self, parsed: Parsed) -> Parsed:
         """A person's action in place of the one proposed (planned actions wait for a turn of their own)."""

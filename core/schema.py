@@ -141,11 +141,11 @@ class Fact(BaseModel):
     step: int             # the step whose observation holds the quote
     subrun: str = ""      # the sub-agent run that read the page
 
-    def as_row(self) -> str:
-        """The fact as one line of the prompt's table."""
-        what = f"{self.subject} ({self.attribute})" if self.attribute else self.subject
-        value = f"{self.value} {self.unit}".strip()
-        return f"{what}: {value} -- \"{self.quote}\" (step {self.step})"
+    def as_row(self, quote_chars: int = 150) -> str:
+        """The fact as one row of the prompt's table: subject | what was asked | value | the quote's start."""
+        quote = self.quote if len(self.quote) <= quote_chars else self.quote[:quote_chars].rsplit(" ", 1)[0] + " ..."
+        cells = [self.subject, self.attribute, f"{self.value} {self.unit}".strip(), f'"{quote}"']
+        return " | ".join(cell for cell in cells if cell)
 
 
 class Timings(BaseModel):

@@ -18,6 +18,8 @@ from core.schema import Fact, Step
 _QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(?:\s*(%|[A-Za-z][A-Za-z-]{0,19}))?")
 _NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
 that than then this there he she they his her their be been being has had have not but after before during""".split())
+_ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year)\b", re.IGNORECASE)
+_YEAR = re.compile(r"\d{3,4}")
 QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
 TABLE_HEADER = "Facts established so far (each quoted from a page; use these values, and cite none you lack):"
 
@@ -56,8 +58,10 @@ def facts_of(step: Step) -> list[Fact]:
     for sentence in findings.sentences:
         if not quoted_in(sentence, step.observation):
             continue
-        answer_numbers = _QUANTITY.findall(findings.answer)
-        stated = quantity(sentence, prefer=[number for number, _ in answer_numbers])
+        prefer = [number for number, _ in _QUANTITY.findall(findings.answer)]
+        if _ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
+            prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
+        stated = quantity(sentence, prefer=prefer)
         if stated is None and not findings.answer:
             continue  # a lookup sentence without a number is reading, not a value to compute with
         value, unit = stated or (findings.answer, "")
