@@ -162,10 +162,20 @@ MAX_SUBQUESTIONS = 6
 OPERATIONS = ("max", "min", "sum", "difference", "ratio", "none")
 # Each line bounded, so the reply can never run into the token limit mid-way.
 SPLIT_GBNF = ('root ::= item item? item? item? item? item? "Then: " op "\\n"?\n'
-              'item ::= [1-6] ". " [A-Z] [^\\n?]{3,100} "?\\n"\n'
+              'item ::= [1-6] ". " start [^\\n?]{3,100} "?\\n"\n'
+              # not "Which ...": a question that picks among things is the whole question again, not one fact
+              'start ::= "How " | "When " | "What " | "Who " | "Where " | "In what "\n'
               'op ::= ' + " | ".join(f'"{op}"' for op in OPERATIONS) + "\n")
 _ITEM = re.compile(r"^\s*\d\.\s*(.+\?)\s*$", re.MULTILINE)
 _THEN = re.compile(r"^Then:\s*(\w+)", re.MULTILINE)
+# The question's own words settle the operation where they are plain: a 1.5B model answered "max" for "how many
+# metres higher is A than B" (a difference). Which is the most or least stays the model's call.
+_OPERATION_WORDS = [
+    ("ratio", re.compile(r"\bhow many times\b|\btimes (?:as|longer|larger|bigger|higher|more)\b", re.IGNORECASE)),
+    ("difference", re.compile(r"\bhow (?:many|much)\b.*\b(?:than|after|before|between|separate|passed)\b",
+                              re.IGNORECASE)),
+    ("sum", re.compile(r"\b(?:combined|total|sum|altogether)\b", re.IGNORECASE)),
+]
 OPENING_THOUGHT = "I hand this part of the question to a helper."
 COMPUTE_THOUGHT = "I compute with the values the helpers established."
 
@@ -199,7 +209,9 @@ def split_question(complete, system: str, task: str) -> Split:
     from core.llm import Message
     completion = complete([Message(role="system", content=system),
                            Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
-    return Split.parse(completion.text, task)
+    split = Split.parse(completion.text, task)
+    worded = next((operation for operation, words in _OPERATION_WORDS if words.search(task)), None)
+    return split.model_copy(update={"operation": worded}) if worded and split.operation != "none" else split
 
 
 def compute_call(split: Split, steps: list[Step]) -> tuple[str, str, str] | None:
