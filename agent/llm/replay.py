@@ -58,6 +58,7 @@ class Replay:
         self.stops: list[list[str]] = []        # the stop sequences of each call
         self.tool_names: list[list[str]] = []   # the tool names of each call
         self.grammars: list[str | None] = []     # the whole-reply grammar of each call (plans)
+        self.completions: list[Completion] = []  # what each call returned, usage included
 
     @property
     def remaining(self) -> int:
@@ -87,4 +88,5 @@ class Replay:
         prompt_tokens = sum(count_tokens_fallback(m.content) for m in messages)
         usage = Usage(prompt_tokens=prompt_tokens, completion_tokens=count_tokens_fallback(text),
                       cached_prompt_tokens=min(shared // 4, prompt_tokens))
-        return Completion(text=text, usage=usage, model=self.name)
+        self.completions.append(Completion(text=text, usage=usage, model=self.name))
+        return self.completions[-1]

@@ -1,0 +1,242 @@
+"""Sub-agents and the facts ledger (--research): a lead splits the question, each sub-question is a child run of its
+own, facts enter the ledger only with a quote code found in an observation, and the answer is built from them.
+
+Scripted model (Replay), the real offline Wikipedia corpus and real Chroma; the KV test loads the real model."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from agent.config import AgentConfig
+from agent.grounding import answer_from_facts
+from agent.llm.replay import Replay
+from agent.outcomes import FinalCandidate, ToolObserved
+from agent.research import REFUSAL, Split, named, resolve
+from agent.runs import build_agent
+from core.chroma import make_client
+from core.schema import Fact, Findings, Step, StepOutcome, StopReason, ToolStatus
+from memory.ledger import facts_of, ledger, table
+from memory.store import Store
+from tools.defaults import default_tools
+
+TASK = "Which is longer, the Godavari River or the Krishna River?"
+SPLIT = "1. How long is the Godavari River?\n2. How long is the Krishna River?\nThen: max\n"
+GODAVARI_SENTENCE = "It flows east for 1,465 kilometres (910 mi)"
+KRISHNA_SENTENCE = "is 1,400 kilometres (870 mi) long"
+
+
+def step(thought: str, action: str, action_input: str) -> str:
+    return f"Thought: {thought}\nAction: {action}\nAction Input: {action_input}"
+
+
+GODAVARI_HELPER = [step("I read the page.", "wikipedia_lookup", "Godavari River | kilometres"),
+                   step("It says so.", "Final", "The Godavari River is 1,465 kilometres long.")]
+KRISHNA_HELPER = [step("I read the page.", "wikipedia_summary", "Krishna River"),
+                  step("It says so.", "Final", "The Krishna River is 1,400 kilometres long.")]
+ANSWER = "The Godavari River (1,465 kilometres) is longer than the Krishna River (1,400 kilometres)."
+
+
+@pytest.fixture(scope="module")
+def tools(offline_wiki):
+    return default_tools(offline_wiki)
+
+
+@pytest.fixture
+def store():
+    return Store(make_client("memory"))
+
+
+def lead(llm, tools, store, tmp_path, run_id=None, **config):
+    return build_agent(TASK, llm, tools, store=store, strategy="compact", run_id=run_id or f"lead-{uuid.uuid4().hex[:6]}",
+                       config=AgentConfig(research=True, trace_dir=tmp_path, **config))
+
+
+def test_a_lead_hands_each_sub_question_to_a_helper_run_of_its_own(tools, store, tmp_path):
+    llm = Replay([SPLIT, *GODAVARI_HELPER, *KRISHNA_HELPER, step("F1 is the larger.", "Final", ANSWER)])
+    agent = lead(llm, tools, store, tmp_path)
+    result = agent.run()
+
+    assert result.stop_reason is StopReason.final_answer and result.answer == ANSWER
+    research_steps, compute, final = result.steps[:2], result.steps[2], result.steps[3]
+    assert [(s.action, s.action_input, s.injected) for s in research_steps] == [
+        ("research", "How long is the Godavari River?", ["planned"]),
+        ("research", "How long is the Krishna River?", ["planned"])]
+    # the split's operation, done by a planned calculator step over the helpers' values, names the row it picked
+    assert (compute.action, compute.action_input) == ("calculator", "max(1465, 1400)")
+    assert compute.observation == "1465 (= F1: Godavari River, 1,465 kilometres)"
+    assert final.is_final and final.outcome is StepOutcome.final
+
+    for research_step, page, sentence in zip(research_steps, ("Godavari River", "Krishna River"),
+                                              (GODAVARI_SENTENCE, KRISHNA_SENTENCE)):
+        child_id = research_step.findings.subrun
+        assert child_id.startswith(f"{agent.run_id}-sub-")
+        info = store.run_info(child_id)  # stored as a run of its own, linked to the lead
+        assert (info.parent, info.status, info.steps, info.task) == (agent.run_id, "final_answer", 2,
+                                                                      research_step.action_input)
+        assert (tmp_path / child_id / "trace.jsonl").is_file()
+        # the child's steps are the research step's inner calls: the trace and the page show them nested
+        assert [call["name"] for call in research_step.tool_calls] == [
+            s.step.action for s in store.step_records(child_id)]
+        assert research_step.observation.startswith("Answer: ") and sentence in research_step.observation
+        [fact] = research_step.facts
+        assert (fact.page, fact.subrun, fact.attribute) == (page, child_id, research_step.action_input)
+        assert sentence in fact.quote and fact.quote in research_step.observation
+
+    # every model call, the split's and the helpers' included, counts in the lead's usage
+    assert result.usage.completion_tokens == sum(c.usage.completion_tokens for c in llm.completions)
+    assert result.usage.prompt_tokens == sum(c.usage.prompt_tokens for c in llm.completions)
+    # the helpers' prompts open with the lead's system prompt word for word (one cached prefix serves all)
+    systems = {call[0].content for call in llm.calls}
+    assert len(systems) == 1
+    # the helpers read; the lead may only research and compute
+    helper_actions, lead_actions = llm.tool_names[1], llm.tool_names[-1]
+    assert set(helper_actions) == {"wikipedia_search", "wikipedia_summary", "wikipedia_lookup", "Final"}
+    assert "research" in lead_actions and "calculator" in lead_actions
+    assert not any(name.startswith("wikipedia") for name in lead_actions)
+
+
+def test_the_lead_sees_the_facts_table_and_the_helpers_their_brief(tools, store, tmp_path):
+    llm = Replay([SPLIT, *GODAVARI_HELPER, *KRISHNA_HELPER, step("Done.", "Final", ANSWER)])
+    lead(llm, tools, store, tmp_path).run()
+    last_prompt = llm.calls[-1][-1].content
+    assert "Facts established so far" in last_prompt
+    assert "F1. Godavari River | How long is the Godavari River? | 1,465 kilometres" in last_prompt
+    assert "F2. Krishna River | How long is the Krishna River? | 1,400 kilometres" in last_prompt
+    assert "You lead this research" in llm.calls[-1][1].content
+    helper_question = llm.calls[1][1].content
+    assert helper_question.startswith("Question: How long is the Godavari River?")
+    assert "You are a helper" in helper_question and "You lead" not in helper_question
+
+
+def test_a_helper_cannot_research_itself(tools, store, tmp_path):
+    recursing = [step("Ask again.", "research", "How long is the Godavari River?"),
+                 step("Read it.", "wikipedia_lookup", "Godavari River | kilometres"),
+                 step("Found.", "Final", "The Godavari River is 1,465 kilometres long.")]
+    split = "1. How long is the Godavari River?\nThen: none\n"
+    llm = Replay([split, *recursing, step("Done.", "Final", "The Godavari River is 1,465 kilometres long.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    child = store.step_records(result.steps[0].findings.subrun)
+    assert child[0].step.observation == REFUSAL
+    assert child[-1].step.is_final
+
+
+def test_an_answer_no_page_states_records_no_fact(tools, store, tmp_path):
+    split = "1. How long is the Godavari River?\nThen: none\n"
+    guessing = [step("I read the page.", "wikipedia_summary", "Godavari River"),
+                step("I think.", "Final", "It is about 2,000 miles long.")]
+    llm = Replay([split, *guessing, step("Unknown.", "Final", "The Godavari's length was not established.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    research_step = result.steps[0]
+    assert research_step.observation.startswith("Answer (unverified")
+    assert research_step.facts == [] and result.facts == []
+
+
+def test_facts_enter_the_ledger_only_with_a_quote_found_in_the_observation():
+    sentence = "The river is 1,465 kilometres long."
+    findings = Findings(status=ToolStatus.found, pages=["Godavari River"], sentences=[sentence])
+    read = Step(index=3, action="wikipedia_lookup", action_input="Godavari River | long",
+                observation=f"Godavari River: {sentence}", findings=findings)
+    [fact] = facts_of(read)
+    assert (fact.value, fact.unit, fact.page, fact.quote, fact.step) == ("1,465", "kilometres", "Godavari River",
+                                                                         sentence, 3)
+    # the same sentence, reworded in the observation (a hostile or sloppy tool): nothing enters
+    forged = read.model_copy(update={"observation": "Godavari River: The river is 1,500 kilometres long."})
+    assert facts_of(forged) == []
+    # a sentence without a number is reading, not a value
+    plain = read.model_copy(update={"findings": findings.model_copy(update={"sentences": ["It is a river."]}),
+                                    "observation": "It is a river."})
+    assert facts_of(plain) == []
+    # a date's value is its year, not its day
+    born = Step(index=0, action="research", action_input="When was Galileo Galilei born?",
+                observation='Answer: Galileo was born on 15 February 1564.\nSource: Galileo Galilei: "Galileo '
+                            'was born on 15 February 1564 in Pisa."',
+                findings=Findings(status=ToolStatus.found, pages=["Galileo Galilei"],
+                                  sentences=["Galileo was born on 15 February 1564 in Pisa."],
+                                  answer="Galileo was born on 15 February 1564.", subrun="r-sub-1"))
+    assert [fact.value for fact in facts_of(born)] == ["1564"]
+
+
+def test_the_ledger_keeps_each_quote_once_and_renders_a_numbered_table():
+    fact = Fact(subject="Nile", value="6,650", unit="km", page="Nile", quote="The Nile is 6,650 km long.", step=1)
+    steps = [Step(index=1, facts=[fact]), Step(index=2, facts=[fact.model_copy(update={"step": 2})])]
+    assert ledger(steps) == [fact]
+    assert table([fact]).splitlines()[1] == 'F1. Nile | 6,650 km | "The Nile is 6,650 km long."'
+    assert table([]) == ""
+
+
+def test_computing_tools_read_rows_by_reference_and_name_the_row_they_return():
+    facts = [Fact(subject="Godavari River", value="1,465", unit="kilometres", page="G", quote="q", step=0),
+             Fact(subject="Krishna River", value="1,400", unit="kilometres", page="K", quote="q", step=1)]
+    assert resolve("max(F1, F2) - F3", facts) == "max(1465, 1400) - F3"  # no third row: left as written
+    assert resolve("F1", []) == "F1"
+    assert named(ToolObserved("1400", 0.0), facts).observation == "1400 (= F2: Krishna River, 1,400 kilometres)"
+    assert named(ToolObserved("65", 0.0), facts).observation == "65"
+
+
+def test_a_final_answer_must_take_its_numbers_from_the_ledger_or_a_calculation():
+    fact = Fact(subject="Godavari River", value="1,465", unit="kilometres", page="Godavari River",
+                quote="It flows east for 1,465 kilometres", step=0)
+    researched = Step(index=0, action="research", action_input="How long is the Godavari River?",
+                      observation="Answer: 1,465 kilometres; the basin is 312,812 km2", outcome=StepOutcome.tool,
+                      findings=Findings(status=ToolStatus.found, pages=["Godavari River"], subrun="x"), facts=[fact])
+    computed = Step(index=1, action="calculator", action_input="1465 - 1400", observation="65",
+                    outcome=StepOutcome.tool)
+    candidate = lambda answer: FinalCandidate(answer=answer, task=TASK, today="2026-12-03",  # noqa: E731
+                                              steps=[researched, computed])
+    assert answer_from_facts(candidate("The Godavari is 1,465 km long, 65 km longer.")) is None
+    # read in an observation but never established as a fact: sent back, naming the number
+    message = answer_from_facts(candidate("Its basin is 312,812 km2."))
+    assert message and "312812" in message and "facts table" in message
+    # no ledger: nothing to hold the answer to
+    assert answer_from_facts(FinalCandidate(answer="It is 7 km.", task=TASK, today="2026-12-03", steps=[])) is None
+
+
+def test_a_resumed_lead_keeps_its_split_and_asks_only_what_is_left(tools, store, tmp_path):
+    run_id = f"lead-{uuid.uuid4().hex[:6]}"
+    first = Replay([SPLIT, *GODAVARI_HELPER])
+    stopped = lead(first, tools, store, tmp_path, run_id=run_id, max_steps=1).run()
+    assert stopped.stop_reason is StopReason.max_steps and len(stopped.steps) == 1
+
+    second = Replay([*KRISHNA_HELPER, step("Done.", "Final", ANSWER)])  # no second split: it was stored
+    resumed = lead(second, tools, store, tmp_path, run_id=run_id).run()
+    assert resumed.stop_reason is StopReason.final_answer
+    assert [s.action_input for s in resumed.steps if s.action == "research"] == [
+        "How long is the Godavari River?", "How long is the Krishna River?"]
+    assert [f.subject for f in resumed.facts] == ["Godavari River", "Krishna River"]
+
+
+def test_remembered_facts_keep_their_source_for_later_runs(tools, store, tmp_path):
+    llm = Replay([SPLIT, *GODAVARI_HELPER, *KRISHNA_HELPER, step("Done.", "Final", ANSWER)])
+    space = f"s{uuid.uuid4().hex[:6]}"
+    agent = build_agent(TASK, llm, tools, store=store, strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                        config=AgentConfig(research=True), memory_settings={"space": space})
+    agent.run()
+    notes = [item.text for item in store.space_items(space) if item.kind == "fact"]
+    assert len(notes) == 2
+    assert any("1,465 kilometres" in note and "Source: Wikipedia, Godavari River" in note for note in notes)
+
+
+def test_a_split_is_read_from_its_numbered_lines_and_kept_as_a_note():
+    split = Split.parse("1. How long is A?\n2. How long is A?\n3. Which is longer, A or B?\nThen: max\n",
+                        task="Which is longer, A or B?")
+    assert split == Split(questions=["How long is A?"], operation="max")  # repeats and the question itself go
+    assert Split.stored(split.render()) == split
+    assert Split.parse("nothing useful").operation == "none"
+
+
+@pytest.mark.slow
+def test_kept_context_spares_the_parent_prompt_a_child_run_would_evict(local_llm):
+    from core.llm import Message
+    system = Message(role="system", content="You are a careful assistant. " * 40)
+    parent = [system, Message(role="user", content="Name three rivers of India, one a line. " * 20)]
+    child = [system, Message(role="user", content="What is 2 + 2? Answer with the number.")]
+    local_llm.complete(parent)
+    with local_llm.kept_context():
+        local_llm.complete(child)
+    restored = local_llm.complete(parent).usage
+    local_llm.complete(child)  # without it, the child's prompt evicts the parent's
+    evicted = local_llm.complete(parent).usage
+    assert restored.prompt_tokens == evicted.prompt_tokens
+    assert restored.evaluated_prompt_tokens <= 2  # all of it from the KV state put back
+    assert evicted.evaluated_prompt_tokens > restored.evaluated_prompt_tokens + 100  # the part after the system prompt
