@@ -126,6 +126,12 @@ def step_html(step: Step, *, recalled: Sequence[int] = (), recalled_label: str =
             f'<pre>{esc(call.get("observation", ""))}</pre></li>' for call in step.tool_calls)
         parts.append(f'<details class="calls"><summary>{plural(len(step.tool_calls), "inner call")}</summary>'
                      f'<ol class="calls">{calls}</ol></details>')
+    subrun = step.findings.subrun if step.findings else ""
+    if subrun:
+        parts.append(_field("Sub-agent run", f"<code>{esc(subrun)}</code>", "subrun"))
+    if step.facts:
+        rows = "".join(f"<li>{esc(fact.as_row(quote_chars=400))}</li>" for fact in step.facts)
+        parts.append(f'<div class="field facts"><span class="label">facts established</span><ul>{rows}</ul></div>')
     if step.verdicts:
         items = "".join(f'<li class="{"ok" if message == "ok" else "bad"}"><b>{esc(name)}</b>: {esc(message)}</li>'
                         for name, message in step.verdicts.items())

@@ -75,9 +75,14 @@ def print_trace(events, console: Console) -> None:
             for call in step.tool_calls:
                 console.print(f"[dim]  inner call: {escape(call.get('name', ''))}({escape(repr(call.get('input', '')))})"
                               f" {call.get('seconds', 0):.2f} s[/dim]")
+            if step.findings and step.findings.subrun:
+                console.print(f"[dim]  sub-agent run: {escape(step.findings.subrun)} (ponder trace it for its steps)"
+                              "[/dim]")
             if step.observation:
                 view(ObservationEvent(index=step.index, observation=step.observation,
                                       seconds=step.timings.tool_seconds))
+            for fact in step.facts:
+                console.print(f"[green]  fact: {escape(fact.as_row())}[/green]")
         elif kind == "plan":
             view(PlanMade(**raw))
         elif kind == "action":  # traces written before steps were stored once

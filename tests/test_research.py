@@ -15,6 +15,7 @@ from agent.outcomes import FinalCandidate, ToolObserved
 from agent.research import REFUSAL, Split, named, resolve
 from agent.runs import build_agent
 from core.chroma import make_client
+from core.html import step_fragment
 from core.schema import Fact, Findings, Step, StepOutcome, StopReason, ToolStatus
 from memory.ledger import facts_of, ledger, table
 from memory.store import Store
@@ -82,6 +83,11 @@ def test_a_lead_hands_each_sub_question_to_a_helper_run_of_its_own(tools, store,
         [fact] = research_step.facts
         assert (fact.page, fact.subrun, fact.attribute) == (page, child_id, research_step.action_input)
         assert sentence in fact.quote and fact.quote in research_step.observation
+
+    # --json and the trace carry the ledger; the page shows each step's sub-agent run and facts
+    assert [f["subject"] for f in result.model_dump(mode="json")["facts"]] == ["Godavari River", "Krishna River"]
+    page = step_fragment(research_steps[0])
+    assert research_steps[0].findings.subrun in page and "facts established" in page and "1,465 kilometres" in page
 
     # every model call, the split's and the helpers' included, counts in the lead's usage
     assert result.usage.completion_tokens == sum(c.usage.completion_tokens for c in llm.completions)
