@@ -154,7 +154,7 @@ def test_any_expression_gives_a_number_or_a_tool_error_in_bounded_time(expressio
     else:
         float(result)  # a number as text: ints exactly, floats to 12 digits, never inf or nan
         assert result not in ("inf", "-inf", "nan")
-    observation, _ = _CALCULATOR.execute("calculator", expression)  # what the model reads: never a crash report
+    observation = _CALCULATOR.run("calculator", expression).observation  # what the model reads: never a crash report
     assert " failed: " not in observation
 
 
@@ -185,7 +185,7 @@ def test_date_tools_answer_or_refuse_whatever_the_input(start, end, zone, instan
             assert str(exc)
     for name, action_input in (("date_diff", json.dumps({"start": start, "end": end})), ("date_diff", start),
                                ("current_time", zone)):
-        observation, _ = registry.execute(name, action_input)
+        observation = registry.run(name, action_input).observation
         assert observation.strip() and " failed: " not in observation
 
 

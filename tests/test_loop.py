@@ -199,7 +199,7 @@ def test_events_stream_and_trace_file(tmp_path):
     assert again.answer == "1024" and [s.observation for s in again.steps] == ["1024", ""]
 
 
-def test_tools_can_be_added_and_removed_at_run_time():
+def test_tools_can_be_added_at_run_time():
     registry = counting_tools()
 
     @tool
@@ -207,12 +207,11 @@ def test_tools_can_be_added_and_removed_at_run_time():
         """Upper-case the text."""
         return text.upper()
 
+    llm = Replay([step("a", "shout", "hi"), step("b", "Final", "none")])
+    assert Agent(llm, registry).run("x").steps[0].observation.startswith("Error: unknown tool")
     registry.add(shout)
     llm = Replay([step("a", "shout", "hi"), step("b", "Final", "HI")])
     assert Agent(llm, registry).run("x").steps[0].observation == "HI"
-    registry.remove("shout")
-    llm = Replay([step("a", "shout", "hi"), step("b", "Final", "none")])
-    assert Agent(llm, registry).run("x").steps[0].observation.startswith("Error: unknown tool")
 
 
 def test_a_final_answer_with_an_unbacked_number_is_sent_back_once():
