@@ -21,7 +21,7 @@ from core.clock import SYSTEM_CLOCK, Clock
 from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
 from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, repeat_key
 from memory.base import Context, Memory
-from memory.strategies import FullHistory
+from memory.strategies import full_history
 from tools.base import ToolRegistry
 
 # Stops after which the run still has useful work: one last call asks for the best answer from it.
@@ -122,7 +122,7 @@ class Agent:
         if self.memory is None:
             if not task:
                 raise ValueError("no task: give the question, or a memory made for one")
-            return FullHistory(task)
+            return full_history(task)
         if task and self.memory.task and task != self.memory.task:
             raise ValueError(f"this memory was made for another task ({self.memory.task!r})")
         if not self.memory.task:

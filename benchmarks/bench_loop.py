@@ -11,7 +11,7 @@ import time
 from agent.config import AgentConfig
 from agent.llm.replay import Replay
 from agent.loop import Agent
-from memory.strategies import FullHistory
+from memory.strategies import full_history
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
 
@@ -29,14 +29,14 @@ def main(steps: int = 200) -> None:
             last[0] = now
 
     config = AgentConfig(max_steps=steps + 1, repeat_limit=steps, max_total_tokens=10**9)
-    agent = Agent(Replay(script), ToolRegistry([tool(calculator)]), memory=FullHistory("benchmark"), config=config)
+    agent = Agent(Replay(script), ToolRegistry([tool(calculator)]), memory=full_history("benchmark"), config=config)
     last[0] = time.perf_counter()
     result = agent.run("benchmark", on_event=tick)
     first, rest = durations[:20], durations[20:]
     print(f"{len(result.steps)} steps, stop={result.stop_reason.value}")
     print(f"loop overhead per step, first 20 steps: median {statistics.median(first) * 1e3:.2f} ms")
     print(f"loop overhead per step, steps 20-{steps}: median {statistics.median(rest) * 1e3:.2f} ms, "
-          f"p95 {sorted(rest)[int(len(rest) * 0.95)] * 1e3:.2f} ms (FullHistory prompt grows each step)")
+          f"p95 {sorted(rest)[int(len(rest) * 0.95)] * 1e3:.2f} ms (full_history prompt grows each step)")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from core.llm import Message
 from core.schema import RunResult, Step, StopReason
 from core.support import support
 from memory.base import Context
-from memory.context import Assembler
+from memory.assembler import Assembler
 from memory.records import Summary, check_name
 from memory.summariser import Summariser
 from memory.tokens import TokenCounter, as_token_counter
@@ -236,6 +236,6 @@ def answer_note(task: str, result: RunResult) -> str:
     return f"Task: {task}\nAnswer: {result.answer}\nSources: {sources}"
 
 
-def FullHistory(task: str = "") -> RunMemory:
+def full_history(task: str = "") -> RunMemory:
     """Every step verbatim in every prompt, kept in this process: the loop's default memory."""
     return RunMemory(task, MemoryConfig(strategy="full"))

@@ -31,7 +31,7 @@ from core.llm import LLMError, count_tokens_fallback
 from core.schema import FINAL_ACTION as FINAL
 from core.schema import ParseStatus, Step
 from memory.compact import KEPT_SHARE, NOTES_SHARE, RECALL_SHARE
-from memory.context import Assembler
+from memory.assembler import Assembler
 from memory.records import Retrieved, SpaceItem, Summary
 from memory.strategies import MemoryConfig, RunMemory, masked_observation
 from memory.tokens import as_token_counter
