@@ -255,7 +255,7 @@ def cmd_resume(args, err: Console) -> int:
     err.print(f"[dim]resuming {args.run_id} after {run.steps} stored steps[/dim]")
     args.memory = run.strategy or args.memory
     args.remember = args.remember or run.space or None
-    args.plan = args.plan or bool(store.run_notes(args.run_id).get("plan"))  # a planned run keeps planning
+    args.plan = args.plan or bool(store.run_annotations(args.run_id).get("plan"))  # a planned run keeps planning
     return _run(args, err, run.task, args.run_id, store=store)
 
 

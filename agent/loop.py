@@ -63,7 +63,7 @@ class Agent:
         answer, forced = None, False
         try:
             if self.config.plan:
-                state.planner = self._planner(state, memory.noted("plan"))
+                state.planner = self._planner(state, memory.annotation("plan"))
                 if state.planner.plan is None:  # a resumed run keeps the plan it had
                     yield _log(trace, self._plan_event(state.planner.make(), state, memory))
             while True:
@@ -161,7 +161,7 @@ class Agent:
     def _plan_event(self, completion: Completion, state: RunState, memory: Memory) -> PlanMade:
         plan = state.planner.plan
         if plan:
-            memory.note("plan", plan.render())
+            memory.annotate("plan", plan.render())
         return PlanMade(index=len(state.steps), plan=plan.render() if plan else "", revision=plan.revision if plan
                         else 0, raw=completion.text, usage=completion.usage)
 
