@@ -108,7 +108,7 @@ class Agent:
                                     memory_seconds=memory_seconds),
                     tool_calls=outcome.calls, findings=outcome.findings, injected=state.injections.take_used(),
                     approval=self._approval_of(parsed, outcome))
-        self._record(memory, step, shown, messages)
+        self._record(memory, step, shown, messages, state)
         state.apply(step, outcome)
         yield _log(trace, StepRecorded(step=step))
         revised = state.planner.revise(state.steps) if state.planner else None
@@ -166,14 +166,14 @@ class Agent:
                         else 0, raw=completion.text, usage=completion.usage)
 
     def _prompt(self, memory: Memory, state: RunState) -> tuple[Context, list[Message], float]:
-        """What memory shows, the messages built from it, and the seconds memory took."""
+        """What memory shows, the messages built from it, and memory's seconds: storing the step before, then this."""
         start = time.perf_counter()
         shown = memory.context()
         plan = state.planner.plan if state.planner else None
         messages = prompts.build_messages(state.task, shown, self.tools.describe(), state.today, lessons=self.lessons,
                                           plan=plan.render() if plan else "",
                                           progress=planning.progress_line(plan, state.steps) if plan else "")
-        return shown, messages, time.perf_counter() - start
+        return shown, messages, state.storing_seconds + time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: RunState) -> tuple[Completion, float]:
         injected = state.injections.completion()
@@ -224,10 +224,10 @@ class Agent:
         tool = self.tools.get(parsed.action)
         return "approved" if isinstance(outcome, ToolObserved) and tool and tool.needs_approval else ""
 
-    def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message]) -> None:
-        start = time.perf_counter()
-        memory.add(step, shown, sent=sent)  # persisted before the next LLM call
-        step.timings.memory_seconds += time.perf_counter() - start
+    def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message], state: RunState) -> None:
+        start = time.perf_counter()  # the step is stored as traced: this time counts in the next step's memory time
+        memory.add(step, shown, sent=sent)  # persisted before the next LLM call (it may compact)
+        state.storing_seconds = time.perf_counter() - start
 
     def _forced_answer(self, memory: Memory, state: RunState) -> tuple[str | None, bool]:
         messages = prompts.build_forced_final(state.task, memory.context(), state.today)
