@@ -22,7 +22,7 @@ from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
 from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, repeat_key
 from memory.base import Context, Memory
 from memory.ledger import facts_of, ledger, table
-from memory.strategies import FullHistory
+from memory.strategies import full_history
 from tools.base import ToolRegistry
 
 # Stops after which the run still has useful work: one last call asks for the best answer from it.
@@ -64,7 +64,7 @@ class Agent:
         answer, forced = None, False
         try:
             if self.config.plan:
-                state.planner = self._planner(state, memory.noted("plan"))
+                state.planner = self._planner(state, memory.annotation("plan"))
                 if state.planner.plan is None:  # a resumed run keeps the plan it had
                     yield _log(trace, self._plan_event(state.planner.make(), state, memory))
             if self.config.research:  # a lead agent opens by handing each sub-question to a helper
@@ -112,7 +112,7 @@ class Agent:
                     tool_calls=outcome.calls, findings=outcome.findings, injected=state.injections.take_used(),
                     approval=self._approval_of(parsed, outcome))
         step.facts = facts_of(step)  # only what code finds quoted in the observation
-        self._record(memory, step, shown, messages)
+        self._record(memory, step, shown, messages, state)
         state.apply(step, outcome)
         yield _log(trace, StepRecorded(step=step))
         revised = state.planner.revise(state.steps) if state.planner else None
@@ -126,7 +126,7 @@ class Agent:
         if self.memory is None:
             if not task:
                 raise ValueError("no task: give the question, or a memory made for one")
-            return FullHistory(task)
+            return full_history(task)
         if task and self.memory.task and task != self.memory.task:
             raise ValueError(f"this memory was made for another task ({self.memory.task!r})")
         if not self.memory.task:
@@ -171,22 +171,22 @@ class Agent:
 
     def _split(self, state: RunState, memory: Memory) -> research.Split:
         """The question split into sub-questions (a resumed run keeps its split)."""
-        stored = memory.noted("split")
+        stored = memory.annotation("split")
         if stored is not None:
             return research.Split.stored(stored)
         split = research.split_question(self._side_call(state), self._system(state), state.task)
-        memory.note("split", split.render())
+        memory.annotate("split", split.render())
         return split
 
     def _plan_event(self, completion: Completion, state: RunState, memory: Memory) -> PlanMade:
         plan = state.planner.plan
         if plan:
-            memory.note("plan", plan.render())
+            memory.annotate("plan", plan.render())
         return PlanMade(index=len(state.steps), plan=plan.render() if plan else "", revision=plan.revision if plan
                         else 0, raw=completion.text, usage=completion.usage)
 
     def _prompt(self, memory: Memory, state: RunState) -> tuple[Context, list[Message], float]:
-        """What memory shows, the messages built from it, and the seconds memory took."""
+        """What memory shows, the messages built from it, and memory's seconds: storing the step before, then this."""
         start = time.perf_counter()
         shown = memory.context()
         plan = state.planner.plan if state.planner else None
@@ -195,7 +195,7 @@ class Agent:
                                           progress=planning.progress_line(plan, state.steps) if plan else "",
                                           facts=table(ledger(state.steps)) if self.config.research else "",
                                           brief=self.config.brief)
-        return shown, messages, time.perf_counter() - start
+        return shown, messages, state.storing_seconds + time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: RunState) -> tuple[Completion, float]:
         injected = state.injections.completion()
@@ -248,10 +248,10 @@ class Agent:
         tool = self.tools.get(parsed.action)
         return "approved" if isinstance(outcome, ToolObserved) and tool and tool.needs_approval else ""
 
-    def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message]) -> None:
-        start = time.perf_counter()
-        memory.add(step, shown, sent=sent)  # persisted before the next LLM call
-        step.timings.memory_seconds += time.perf_counter() - start
+    def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message], state: RunState) -> None:
+        start = time.perf_counter()  # the step is stored as traced: this time counts in the next step's memory time
+        memory.add(step, shown, sent=sent)  # persisted before the next LLM call (it may compact)
+        state.storing_seconds = time.perf_counter() - start
 
     def _forced_answer(self, memory: Memory, state: RunState) -> tuple[str | None, bool]:
         messages = prompts.build_forced_final(state.task, memory.context(), state.today)

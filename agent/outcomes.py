@@ -117,6 +117,7 @@ class RunState:
         self.final_rejections = 0
         self.repeated_tool: str | None = None  # the tool of a just-warned repeat: off the next step
         self.seen: dict[tuple[str, str], list[int]] = {}  # repeat key -> step indices
+        self.storing_seconds = 0.0  # memory's time storing the latest step: part of the next step's memory time
         for step in steps:  # a resumed run keeps its history, counters included
             self.apply(step, replayed(step))
             self.usage = self.usage + step.usage

@@ -2,7 +2,7 @@
 question is tried again from scratch with the lessons in the prompt, as Reflexion does (Shinn et al., 2023).
 
 An attempt failed when a limit stopped it (steps, repeats, time, tokens, parse errors) or when its Final answer was
-accepted only because the checks had run out of send-backs. The lesson is kept as a note of the failed run, and
+accepted only because the checks had run out of send-backs. The lesson is kept as an annotation of the failed run, and
 with a memory space (`--remember`) later runs on related questions recall it.
 """
 from __future__ import annotations
@@ -78,7 +78,7 @@ def solve(task: str, attempt: Callable[[int, list[str]], Agent], *, llm: LLM, re
         usage = usage + lesson_usage
         lessons.append(lesson)
         if agent.memory is not None:
-            agent.memory.note("lesson", lesson)
+            agent.memory.annotate("lesson", lesson)
         if on_event:
             on_event(LessonWritten(attempt=number, failure=why, lesson=lesson, usage=lesson_usage))
     return result.model_copy(update={"usage": usage, "wall_seconds": seconds, "attempts": number + 1,

@@ -63,7 +63,7 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
             on_open(this_id)
         run_tools = tools
         if config.research:
-            memory.note("research", "on")  # a resumed run keeps its sub-agents
+            memory.annotate("research", "on")  # a resumed run keeps its sub-agents
             run_tools = with_research(tools, research_tool(sub_agent_builder(this_id), this_id, model,
                                                            timeout=config.research_max_seconds + 30))
         return Agent(model, run_tools, memory=memory, config=config, run_id=this_id, aux_llm=side,

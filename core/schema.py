@@ -151,7 +151,7 @@ class Fact(BaseModel):
 class Timings(BaseModel):
     llm_seconds: float = 0.0
     tool_seconds: float = 0.0
-    memory_seconds: float = 0.0
+    memory_seconds: float = 0.0  # before this step's LLM call: storing the step before, assembling this prompt
 
 
 class Step(BaseModel):

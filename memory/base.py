@@ -18,7 +18,7 @@ from core.schema import RunResult, Step
 class Context:
     """What memory puts in the next prompt, and where it came from.
 
-    background: long-term summary, notes from earlier runs and relevant earlier steps, as text.
+    background: long-term summary, items remembered from earlier runs and relevant earlier steps, as text.
     recent: the latest steps (observations possibly shortened), which the prompt shows as the conversation's
     latest turns: small models track their progress far better in their own turns than in a quoted log.
     The rest is provenance, stored with the step this prompt produces (`ponder memory`, notebooks).
@@ -29,7 +29,7 @@ class Context:
     #                   tokens and leaves the prompt before it unchanged (the backend's prefix cache holds)
     retrieved: list[int] = field(default_factory=list)  # indices of earlier steps recalled into the background
     summary_upto: int | None = None                     # the summary shown covers steps up to this one
-    notes: list[str] = field(default_factory=list)      # run ids whose notes were shown
+    space_runs: list[str] = field(default_factory=list)  # earlier runs whose remembered items were shown
     tokens: int | None = None                           # the context's size with the memory's token counter
 
     @property
@@ -45,8 +45,8 @@ class Context:
             facts.append(f"{self.tokens} tokens")
         if self.summary_upto is not None:
             facts.append(f"summary covers steps up to {self.summary_upto}")
-        if self.notes:
-            facts.append(f"notes of runs {', '.join(self.notes)}")
+        if self.space_runs:
+            facts.append(f"notes of runs {', '.join(self.space_runs)}")
         parts = [f'<div class="muted">context: {esc(" · ".join(facts))}</div>']
         if self.retrieved:
             parts.append(f'<div class="field recalled"><span class="label">retrieved</span>'
@@ -82,13 +82,13 @@ class Memory(Protocol):
         """Record how the run ended."""
         ...
 
-    def note(self, kind: str, text: str) -> None:
-        """Keep a run-level note ("plan", "lesson"), stored with the run; with a memory space a lesson is also
-        kept for later runs."""
+    def annotate(self, kind: str, text: str) -> None:
+        """Keep a run-level annotation ("plan", "lesson"), stored with the run; with a memory space a lesson is
+        also kept for later runs."""
         ...
 
-    def noted(self, kind: str) -> str | None:
-        """The run's latest note of this kind (a resumed run keeps its plan)."""
+    def annotation(self, kind: str) -> str | None:
+        """The run's latest annotation of this kind (a resumed run keeps its plan)."""
         ...
 
 

@@ -1,12 +1,13 @@
 """The `compact` strategy: a prompt that only grows at its end between compactions, so the backend's prefix cache
 (llama.cpp's KV cache, vLLM's and OpenAI's prompt caching) serves everything but the newest step.
 
-- The prompt is a stable prefix (system prompt, question, the notes as they stood at the last compaction) and then
-  every step since, verbatim. Nothing before the newest step changes between compactions.
-- When notes and steps pass the token budget, the older steps are folded into the notes in one summariser call,
+- The prompt is a stable prefix (system prompt, question, the summary as it stood at the last compaction, which the
+  prompt calls "Your notes") and then every step since, verbatim. Nothing before the newest step changes between
+  compactions.
+- When summary and steps pass the token budget, the older steps are folded into the summary in one summariser call,
   made as the next turn of the agent's own conversation (so it is served from the cache too), and the last
   `recent_window` steps stay verbatim. The prefix is rebuilt once per compaction, not once per step.
-- No fact is lost: numbers and page names of the folded steps that the new notes lack are carried into them
+- No fact is lost: numbers and page names of the folded steps that the new summary lacks are carried into it
   verbatim, with the step they came from. The steps themselves stay stored and are embedded at compaction, in one
   batch, off the per-step path.
 - Once steps have left the conversation, the earlier steps most related to the latest thought are recalled after
@@ -25,7 +26,7 @@ from core.untrusted import quoted_line
 from memory.base import Context, step_turns
 from memory.records import Summary
 from memory.strategies import TASK_WEIGHT, THOUGHT_WEIGHT, RunMemory
-from memory.summariser import extractive_notes, numbers_in, page_of, unsaved_facts
+from memory.summariser import extractive_summary, numbers_in, page_of, unsaved_facts
 from memory.tokens import truncate_to_tokens
 
 log = logging.getLogger(__name__)
@@ -37,10 +38,10 @@ RECALL_SIMILAR_K = 2
 RECALL_SHARE = 0.2
 RECALL_OBSERVATION_TOKENS = 60
 CARRIED_HEADING = "Kept verbatim from the folded steps:"
-# After a compaction the notes take at most NOTES_SHARE of the budget and the steps kept verbatim about KEPT_SHARE,
-# so the log has room to grow for several steps before the next compaction.
-NOTES_SHARE, KEPT_SHARE = 0.35, 0.3
-MIN_BODY_SHARE = 0.25  # of the notes' share, kept for the model's own words however many facts are carried
+# After a compaction the summary takes at most SUMMARY_SHARE of the budget and the steps kept verbatim about
+# KEPT_SHARE, so the log has room to grow for several steps before the next compaction.
+SUMMARY_SHARE, KEPT_SHARE = 0.35, 0.3
+MIN_BODY_SHARE = 0.25  # of the summary's share, kept for the model's own words however many facts are carried
 _WIKI_ACTIONS = ("wikipedia_summary", "wikipedia_lookup")
 
 
@@ -50,7 +51,7 @@ class CompactMemory(RunMemory):
         first = self._steps[0].index if self._steps else 0
         self.log_from = self.summary.upto + 1 if self.summary else first  # first step still verbatim
         self._thought_vector: np.ndarray | None = None
-        self._space_background: str | None = None  # notes from earlier runs, looked up once: part of the prefix
+        self._space_background: str | None = None  # items from earlier runs, looked up once: part of the prefix
         self._space_runs: list[str] = []
 
     # ---- Memory protocol ----
@@ -72,7 +73,7 @@ class CompactMemory(RunMemory):
         tokens = (self.counter.count(background) + sum(self.counter.count(s.as_text()) for s in log_steps)
                   + self.counter.count(recall))
         return Context(background=background, recent=log_steps, recall=recall, retrieved=recalled,
-                       summary_upto=self.summary.upto if self.summary else None, notes=list(self._space_runs),
+                       summary_upto=self.summary.upto if self.summary else None, space_runs=list(self._space_runs),
                        tokens=tokens)
 
     # ---- the log and its compaction ----
@@ -84,7 +85,7 @@ class CompactMemory(RunMemory):
         return bool(self._steps) and self.log_from > self._steps[0].index
 
     def _background(self) -> str:
-        parts = [self._space_notes()]
+        parts = [self._space_section()]
         if self.summary is not None:
             parts.append(f"Your notes on steps {self.summary.first}-{self.summary.upto} (those steps have left this "
                          f"conversation):\n{self.summary.text}")
@@ -110,9 +111,9 @@ class CompactMemory(RunMemory):
         if sent:  # the agent's conversation up to and including `latest`
             conversation = [*sent, *step_turns(latest)]
         text = self.summariser.fold(self.task, previous, fold, conversation=conversation)
-        if text is None:  # already logged: the notes are still written, without a model
-            text = truncate_to_tokens(extractive_notes(_without_carried(previous), fold),
-                                      int(NOTES_SHARE * self.config.token_budget) // 2, self.counter)
+        if text is None:  # already logged: the summary is still written, without a model
+            text = truncate_to_tokens(extractive_summary(_without_carried(previous), fold),
+                                      int(SUMMARY_SHARE * self.config.token_budget) // 2, self.counter)
         text = self._bounded(self._facts_first(text, previous, fold))
         self.summary = Summary(text=text, first=self.summary.first if self.summary else fold[0].index,
                                upto=fold[-1].index)
@@ -122,37 +123,38 @@ class CompactMemory(RunMemory):
         log.info("compacted steps %d-%d into notes (%d tokens)", fold[0].index, fold[-1].index,
                  self.counter.count(text))
 
-    def _facts_first(self, notes: str, previous: str, fold: list[Step]) -> str:
-        """The notes with every number and page of the folded steps they lack carried verbatim. Over their share
+    def _facts_first(self, summary_text: str, previous: str, fold: list[Step]) -> str:
+        """The summary with every number and page of the folded steps it lacks carried verbatim. Over its share
         of the budget, the model's prose is cut first (to what the carried facts leave, at least MIN_BODY_SHARE)
         and what the cut loses is carried too: a small model's paraphrase must not push out the observations'
-        own sentences (measured: with a 400-token budget the 1.5B model's notes, copying a "no such page"
-        message, pushed a folded step's "50 km" and "327,734" out of the notes)."""
+        own sentences (measured: with a 400-token budget the 1.5B model's summary, copying a "no such page"
+        message, pushed a folded step's "50 km" and "327,734" out of it)."""
         def missing(text: str) -> list[str]:
             return _lost_lines(previous, text) + unsaved_facts(text, fold) + _unsaved_pages(text, fold)
 
-        full = _with_carried(notes, missing(notes))
-        cap, full_tokens = int(NOTES_SHARE * self.config.token_budget), self.counter.count(full)
+        full = _with_carried(summary_text, missing(summary_text))
+        cap, full_tokens = int(SUMMARY_SHARE * self.config.token_budget), self.counter.count(full)
         if full_tokens <= cap:
             return full
         carried_tokens = full_tokens - self.counter.count(_without_carried(full))  # heading too
         room = max(int(MIN_BODY_SHARE * cap), cap - carried_tokens)
-        body = _with_carried(truncate_to_tokens(_without_carried(notes), room, self.counter), _carried(notes))
+        body = _with_carried(truncate_to_tokens(_without_carried(summary_text), room, self.counter),
+                             _carried(summary_text))
         return _with_carried(body, missing(body))
 
-    def _bounded(self, notes: str) -> str:
-        """Notes within their share of the budget: the oldest carried lines go first (their steps stay stored and
-        can be recalled), then the model's notes are cut."""
-        cap = int(NOTES_SHARE * self.config.token_budget)
-        body, carried = _without_carried(notes), _carried(notes)
+    def _bounded(self, summary_text: str) -> str:
+        """The summary within its share of the budget: the oldest carried lines go first (their steps stay stored
+        and can be recalled), then the model's own text is cut."""
+        cap = int(SUMMARY_SHARE * self.config.token_budget)
+        body, carried = _without_carried(summary_text), _carried(summary_text)
         # the oldest step's lines go first, and of one step its page line (no number) before its facts
         give_way = sorted(carried, key=lambda line: (_step_of(line), bool(numbers_in(line))))
         while carried and self.counter.count(_with_carried(body, carried)) > cap:
             carried.remove(give_way.pop(0))
-        notes = _with_carried(body, carried)
-        return notes if self.counter.count(notes) <= cap else truncate_to_tokens(notes, cap, self.counter)
+        bounded = _with_carried(body, carried)
+        return bounded if self.counter.count(bounded) <= cap else truncate_to_tokens(bounded, cap, self.counter)
 
-    # ---- recall and notes from earlier runs ----
+    # ---- recall, and what earlier runs remembered ----
 
     def _recall(self) -> tuple[str, list[int]]:
         """Folded steps for the latest thought: the pages it names first (a research agent's need is usually
@@ -188,7 +190,7 @@ class CompactMemory(RunMemory):
             self._task_vector = self.store.embedder.embed([self.task])[0]
         return self._task_vector
 
-    def _space_notes(self) -> str:
+    def _space_section(self) -> str:
         if self._space_background is None:
             self._space_background = ""
             if self.space:
@@ -210,9 +212,9 @@ def _title(step: Step) -> str:
     return page_of(step) or step.action_input.split("|")[0].strip()
 
 
-def _unsaved_pages(notes: str, steps: list[Step]) -> list[str]:
-    """Pages the folded steps read that the notes do not name."""
-    lowered = notes.lower()
+def _unsaved_pages(summary_text: str, steps: list[Step]) -> list[str]:
+    """Pages the folded steps read that the summary does not name."""
+    lowered = summary_text.lower()
     lines = []
     for step in steps:
         title = _title(step)
@@ -223,10 +225,10 @@ def _unsaved_pages(notes: str, steps: list[Step]) -> list[str]:
     return lines
 
 
-def _lost_lines(previous: str, notes: str) -> list[str]:
-    """Lines of the previous notes whose numbers the new notes dropped (a model may rewrite carelessly), and the
-    pages carried before that the new notes do not name (a carried page line holds no number)."""
-    known, lowered = set(numbers_in(notes)), notes.lower()
+def _lost_lines(previous: str, summary_text: str) -> list[str]:
+    """Lines of the previous summary whose numbers the new one dropped (a model may rewrite carelessly), and the
+    pages carried before that the new summary does not name (a carried page line holds no number)."""
+    known, lowered = set(numbers_in(summary_text)), summary_text.lower()
     pages = {line for line in _carried(previous) if line.lstrip().startswith("- read ")}
     return [line.strip() for line in previous.splitlines()
             if line.strip() != CARRIED_HEADING and (any(n not in known for n in numbers_in(line))
@@ -244,17 +246,17 @@ def _step_of(carried_line: str) -> int:
     return int(found.group(1)) if found else -1
 
 
-def _carried(notes: str) -> list[str]:
-    if CARRIED_HEADING not in notes:
+def _carried(summary_text: str) -> list[str]:
+    if CARRIED_HEADING not in summary_text:
         return []
-    return [line for line in notes.split(CARRIED_HEADING, 1)[1].splitlines() if line.strip()]
+    return [line for line in summary_text.split(CARRIED_HEADING, 1)[1].splitlines() if line.strip()]
 
 
-def _with_carried(notes: str, carried: list[str]) -> str:
-    lines = list(dict.fromkeys([*_carried(notes), *carried]))
-    body = _without_carried(notes)
+def _with_carried(summary_text: str, carried: list[str]) -> str:
+    lines = list(dict.fromkeys([*_carried(summary_text), *carried]))
+    body = _without_carried(summary_text)
     return f"{body}\n{CARRIED_HEADING}\n" + "\n".join(lines) if lines else body
 
 
-def _without_carried(notes: str) -> str:
-    return notes.split(CARRIED_HEADING, 1)[0].rstrip()
+def _without_carried(summary_text: str) -> str:
+    return summary_text.split(CARRIED_HEADING, 1)[0].rstrip()

@@ -84,8 +84,8 @@ class Store:
         metadata.pop("hnsw:space", None)  # legacy key Chroma refuses to modify
         collection.modify(metadata=metadata)
 
-    def run_notes(self, run_id: str) -> dict[str, str]:
-        """The run-level notes update_run stored as note_<kind> (the plan, lessons)."""
+    def run_annotations(self, run_id: str) -> dict[str, str]:
+        """The run-level annotations (the plan, lessons) update_run stored as note_<kind>, by kind."""
         collection = self._existing(RUN_PREFIX + check_name("run id", run_id))
         meta = (collection.metadata or {}) if collection is not None else {}
         return {key[5:]: value for key, value in meta.items() if key.startswith("note_") and isinstance(value, str)}

@@ -7,8 +7,8 @@ can be resumed and inspected); without one (the loop's default), steps live in t
 - window: the last `recent_window` steps
 - retrieval: steps retrieved by similarity to the current situation + the recent window
 - retrieval+summary: the above + a running summary written by the summariser agent
-- compact (default): an append-only prompt between compactions (memory/compact.py): notes, then every step
-  verbatim; when it passes the token budget, older steps are folded into the notes in one summariser call
+- compact (default): an append-only prompt between compactions (memory/compact.py): the summary, then every
+  step verbatim; when it passes the token budget, older steps are folded into the summary in one summariser call
 """
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from pydantic import BaseModel, Field
 from core.llm import Message
 from core.schema import RunResult, Step, StopReason
 from core.support import support
+from memory.assembler import Assembler
 from memory.base import Context
-from memory.context import Assembler
 from memory.ledger import fact_note
 from memory.records import Summary, check_name
 from memory.summariser import Summariser
@@ -61,7 +61,7 @@ class MemoryConfig(BaseModel):
     top_k: int = Field(4, ge=0, description="earlier steps recalled by similarity")
     min_similarity: float = Field(0.3, ge=-1.0, le=1.0, description="weaker recalls are left out")
     space: str | None = Field(None, description="long-term memory space shared across runs (--remember)")
-    space_k: int = Field(2, ge=0, description="notes recalled from the space")
+    space_k: int = Field(2, ge=0, description="items of earlier runs recalled from the space")
     summarise_after: int = Field(6, ge=1, description="summarise once this many steps left the recent window")
     summarise_batch: int = Field(10, ge=1, description="most steps folded into the summary per call")
     summary_tokens: int = Field(350, ge=20, description="bound on the summary kept in every prompt")
@@ -99,7 +99,7 @@ class RunMemory:
         if self._steps and self.searches:
             self._latest = (store.embedder.embed([self._steps[-1].as_text()])[0], self._embed_thought(self._steps[-1]))
         self._summarise_from = 0  # len(self._steps) at which the summariser may be called again
-        self._notes: dict[str, str] = store.run_notes(run_id) if store is not None else {}
+        self._annotations: dict[str, str] = store.run_annotations(run_id) if store is not None else {}
 
     @property
     def searches(self) -> bool:
@@ -133,7 +133,7 @@ class RunMemory:
                      for i, step in enumerate(self._steps)]
             return Context(recent=shown, tokens=self._tokens(shown))
         recent = self._steps[-cfg.recent_window:]
-        retrieved, notes = [], []
+        retrieved, space_items = [], []
         if self.searches:
             query = self._query()
             recent_indices = {step.index for step in recent}
@@ -142,26 +142,28 @@ class RunMemory:
                          if hit.step.index not in recent_indices and hit.similarity >= cfg.min_similarity]
             retrieved = retrieved[:cfg.top_k]
             if self.space:
-                notes = [item for item in self.store.search_space(self.space, query, cfg.space_k,
-                                                                  exclude_run=self.run_id)
-                         if item.similarity >= cfg.min_similarity]
-        return self.assembler.assemble(summary=self.summary, recent=recent, retrieved=retrieved, notes=notes)
+                space_items = [item for item in self.store.search_space(self.space, query, cfg.space_k,
+                                                                        exclude_run=self.run_id)
+                               if item.similarity >= cfg.min_similarity]
+        return self.assembler.assemble(summary=self.summary, recent=recent, retrieved=retrieved,
+                                       space_items=space_items)
 
-    def note(self, kind: str, text: str) -> None:
-        self._notes[kind] = text
+    def annotate(self, kind: str, text: str) -> None:
+        self._annotations[kind] = text
         if self.store is None:
             return
+        # stored as note_<kind>: the run metadata key existing stores hold
         self.store.update_run(self.run_id, **{f"note_{check_name('note kind', kind)}": text})
         if self.space and kind == "lesson":
             self.store.remember(self.space, self.run_id, self.task,
                                 [("lesson", f"Task: {self.task}\nLesson from a failed attempt: {text}")])
 
-    def noted(self, kind: str) -> str | None:
-        return self._notes.get(kind)
+    def annotation(self, kind: str) -> str | None:
+        return self._annotations.get(kind)
 
     def finish(self, result: RunResult) -> None:
         """Record the run's outcome; with a memory space, keep its answer (with the observations that support it,
-        or marked unverified) and notes for later runs."""
+        or marked unverified) and its summary for later runs."""
         if self.store is None:
             return
         self.store.update_run(self.run_id, status=result.stop_reason.value, answer=(result.answer or "")[:2000],
@@ -172,7 +174,7 @@ class RunMemory:
             self._summarise(self._unsummarised(include_recent=True))
         items = []
         if result.answer:
-            items.append(("answer", answer_note(self.task, result)))
+            items.append(("answer", remembered_answer(self.task, result)))
         if self.summary is not None:
             items.append(("summary", f"Task: {self.task}\nNotes:\n{self.summary.text}"))
         items.extend(("fact", fact_note(fact, self.task)) for fact in result.facts)  # each with its source
@@ -225,7 +227,7 @@ class RunMemory:
         self.store.save_summary(self.run_id, self.summary)
 
 
-def answer_note(task: str, result: RunResult) -> str:
+def remembered_answer(task: str, result: RunResult) -> str:
     """An answer as later runs see it: with the steps whose observations state its names and numbers, or marked
     unverified, so that a wrong answer from an earlier run is checked rather than trusted."""
     found = support(result.answer or "", task, result.steps)
@@ -238,6 +240,6 @@ def answer_note(task: str, result: RunResult) -> str:
     return f"Task: {task}\nAnswer: {result.answer}\nSources: {sources}"
 
 
-def FullHistory(task: str = "") -> RunMemory:
+def full_history(task: str = "") -> RunMemory:
     """Every step verbatim in every prompt, kept in this process: the loop's default memory."""
     return RunMemory(task, MemoryConfig(strategy="full"))

@@ -1,4 +1,5 @@
-"""The summariser agent: a separate LLM call that folds old steps into the run's running notes.
+"""The summariser agent: a separate LLM call that folds old steps into the run's running summary (which its
+prompts call the agent's notes).
 
 It must never break a run: any failure (LLMError or anything else, empty or degenerate output, runaway
 length) keeps the previous summary and is logged.
@@ -60,7 +61,7 @@ class Summariser:
         return [Message(role="system", content=system), Message(role="user", content=user)]
 
     def in_conversation(self, conversation: Sequence[Message], steps: Sequence[Step]) -> list[Message]:
-        """The agent's own conversation, continued with the request to fold `steps` into its notes: the backend
+        """The agent's own conversation, continued with the request to fold `steps` into its summary: the backend
         reuses the whole conversation from its prefix cache, and the agent's next prompt shares the system prompt
         with this call, so compacting evicts nothing that is needed again."""
         instruction = COMPACT_INSTRUCTION.format(first=steps[0].index, last=steps[-1].index,
@@ -71,8 +72,8 @@ class Summariser:
              conversation: Sequence[Message] | None = None) -> str | None:
         """The new summary, or None when the call failed or its output is unusable (already logged).
 
-        conversation: the messages the agent has so far (its last prompt, step and observation); given, the notes
-        are asked for as the conversation's next turn instead of in a prompt of their own."""
+        conversation: the messages the agent has so far (its last prompt, step and observation); given, the summary
+        is asked for as the conversation's next turn instead of in a prompt of their own."""
         span = f"steps {steps[0].index}-{steps[-1].index}" if steps else "no steps"
         messages = self.in_conversation(conversation, steps) if conversation else self.messages(task, previous, steps)
         try:
@@ -85,7 +86,7 @@ class Summariser:
             log.warning("summariser output for %s rejected (%s), keeping the previous summary", span, problem)
             return None
         text = "\n".join(line for line in text.strip().splitlines() if not _HEADING.match(line)).strip()
-        # notes written from pages may echo a page's forged step lines or chat tokens: they go into every later
+        # a summary written from pages may echo a page's forged step lines or chat tokens: they go into every later
         # prompt, so they are defused as observations are
         return truncate_to_tokens(neutralise(text), self.max_tokens, self.counter)
 
@@ -98,7 +99,7 @@ class Summariser:
         if self.counter.count(stripped) > 3 * self.max_tokens:
             return "runaway length"
         raw = stripped.encode()
-        # Degenerate loops ("the the the ...") compress far better than any real notes do.
+        # Degenerate loops ("the the the ...") compress far better than any real summary does.
         if len(raw) > 200 and len(raw) / len(zlib.compress(raw)) > 6:
             return "repetitive"
         return ""
@@ -118,10 +119,10 @@ def numbers_in(text: str) -> list[str]:
     return [n for n in found if len(n.replace(".", "")) > 1]
 
 
-def unsaved_facts(notes: str, steps: Sequence[Step]) -> list[str]:
-    """The numbers observed in `steps` that `notes` lacks, each as the words around it, with the page and step it
-    came from: what compaction carries into the notes verbatim so no fact is lost."""
-    known = set(numbers_in(notes))
+def unsaved_facts(summary_text: str, steps: Sequence[Step]) -> list[str]:
+    """The numbers observed in `steps` that `summary_text` lacks, each as the words around it, with the page and
+    step it came from: what compaction carries into the summary verbatim so no fact is lost."""
+    known = set(numbers_in(summary_text))
     carried = []
     for step in steps:
         if step.is_final or step.outcome in _NOT_OBSERVED:
@@ -161,7 +162,7 @@ def page_of(step: Step) -> str:
 def around_numbers(sentence: str, numbers: Sequence[str], margin: int = CARRIED_MARGIN) -> str:
     """The part of a sentence from `margin` characters before its first new number to `margin` after its last,
     cut at spaces and marked with an ellipsis: on a small budget the number and its unit and subject, not the
-    whole sentence (a 200-character sentence costs ~50 tokens of a 140-token notes share)."""
+    whole sentence (a 200-character sentence costs ~50 tokens of a 140-token summary share)."""
     flat = " ".join(sentence.split())
     spans = [m.span() for m in _NUMBER.finditer(flat) if m.group().replace(",", "").rstrip(".") in numbers]
     if not spans or len(flat) <= 2 * margin + 20:
@@ -175,9 +176,9 @@ def around_numbers(sentence: str, numbers: Sequence[str], margin: int = CARRIED_
     return ("\u2026" if start > 0 else "") + flat[start:end].strip() + ("\u2026" if end < len(flat) else "")
 
 
-def extractive_notes(previous: str, steps: Sequence[Step]) -> str:
-    """Notes without a model: the previous notes, then each new observation's first sentence (the fallback when
-    the summariser's output is unusable)."""
+def extractive_summary(previous: str, steps: Sequence[Step]) -> str:
+    """A summary without a model: the previous summary, then each new observation's first sentence (the fallback
+    when the summariser's output is unusable)."""
     lines = [previous.strip()] if previous.strip() else ["Facts:"]
     for step in steps:
         if step.observation and not step.is_final and step.outcome not in _NOT_OBSERVED:

@@ -263,9 +263,9 @@ def cmd_resume(args, err: Console) -> int:
     err.print(f"[dim]resuming {args.run_id} after {run.steps} stored steps[/dim]")
     args.memory = run.strategy or args.memory
     args.remember = args.remember or run.space or None
-    notes = store.run_notes(args.run_id)
-    args.plan = args.plan or bool(notes.get("plan"))  # a planned run keeps planning
-    args.research = args.research or bool(notes.get("research"))  # and one with sub-agents keeps them
+    annotations = store.run_annotations(args.run_id)
+    args.plan = args.plan or bool(annotations.get("plan"))  # a planned run keeps planning
+    args.research = args.research or bool(annotations.get("research"))  # and one with sub-agents keeps them
     return _run(args, err, run.task, args.run_id, store=store)
 
 

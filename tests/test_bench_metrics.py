@@ -219,7 +219,8 @@ class FakeWiki:
 
 def _run(backend, calls):
     registry = ToolRegistry(make_wikipedia_tools(backend))
-    return [Step(action, action_input, registry.execute(action, action_input)[0]) for action, action_input in calls]
+    return [Step(action, action_input, registry.run(action, action_input).observation)
+            for action, action_input in calls]
 
 
 def test_pages_looked_up_reads_resolved_titles_from_real_observations():

@@ -28,7 +28,7 @@ def test_ponder_bench_speed_loop_prints_its_figures(tmp_path):
     assert lines[0] == "201 steps, stop=final_answer"    # 200 calculator steps by default, then the Final
     assert re.fullmatch(r"loop overhead per step, first 20 steps: median \d+\.\d\d ms", lines[1])
     assert re.fullmatch(r"loop overhead per step, steps 20-200: median \d+\.\d\d ms, p95 \d+\.\d\d ms "
-                        r"\(FullHistory prompt grows each step\)", lines[2])
+                        r"\(full_history prompt grows each step\)", lines[2])
 
 
 def test_the_loop_benchmark_takes_a_step_count(capsys):

@@ -179,9 +179,9 @@ def test_errors_are_actionable(expression, fragment):
 
 def test_through_the_registry_errors_become_observations():
     registry = ToolRegistry([calculator])
-    assert registry.execute("calculator", "15^2")[0] == "225"
-    assert registry.execute("calculator", '{"expression": "2 x 3"}')[0] == "6"
-    observation, _ = registry.execute("calculator", "__import__('os')")
+    assert registry.run("calculator", "15^2").observation == "225"
+    assert registry.run("calculator", '{"expression": "2 x 3"}').observation == "6"
+    observation = registry.run("calculator", "__import__('os')").observation
     assert observation.startswith("Error: only these functions can be called")
 
 

@@ -139,9 +139,9 @@ def test_bad_dates_are_tool_errors(bad, fragment):
 
 def test_through_the_registry():
     registry = ToolRegistry([current_time, date_diff])
-    observation, _ = registry.execute("date_diff", '{"start": "1847-02-11", "end": "1931-10-18"}')
+    observation = registry.run("date_diff", '{"start": "1847-02-11", "end": "1931-10-18"}').observation
     assert observation.endswith("84 years, 8 months, 7 days (30,929 days)")
-    assert registry.execute("current_time", "Nowhere/Special")[0].startswith("Error: unknown timezone")
+    assert registry.run("current_time", "Nowhere/Special").observation.startswith("Error: unknown timezone")
 
 
 def _add_months(d: date, months: int) -> date:

@@ -44,11 +44,11 @@ def test_a_composite_records_its_inner_calls_in_order(toy):
     assert set(run.calls[0].model_dump()) == {"name", "input", "observation", "seconds"}   # what traces store
 
 
-def test_plain_tools_and_execute_are_unchanged(toy):
+def test_plain_tools_are_unchanged(toy):
     plain = toy.run("upper", "x")
     assert plain.observation == "X" and plain.calls == []
-    result = toy.execute("shout_backwards", "abc")
-    assert isinstance(result, tuple) and len(result) == 2 and result[0] == "CBA" and isinstance(result[1], float)
+    result = toy.run("shout_backwards", "abc")
+    assert result.observation == "CBA" and isinstance(result.seconds, float)
     assert toy.get("shout_backwards")("abc") == "CBA"                                  # callable like any Tool
 
 
@@ -132,7 +132,7 @@ def test_birth_year_of_thomas_edison(offline_wiki, wiki_registry, action_input):
                                                       ("wikipedia_lookup", "Thomas Edison | born"),
                                                       ("wikipedia_lookup", "Thomas Edison | birth")]
     assert all(isinstance(c, ToolCall) and c.observation for c in run.calls)
-    assert run.calls[0].observation == wiki_registry.execute("wikipedia_summary", "Thomas Edison")[0]
+    assert run.calls[0].observation == wiki_registry.run("wikipedia_summary", "Thomas Edison").observation
 
 
 def test_a_found_keyword_gives_its_sentence_with_the_number_verbatim(offline_wiki, wiki_registry):
@@ -175,8 +175,7 @@ def test_an_absent_entity_gives_a_clear_observation(wiki_registry):
 def test_bad_input_is_an_error_observation(wiki_registry, action_input, message):
     run = wiki_registry.run("wikipedia_fact", action_input)
     assert run.observation.startswith(message) and run.calls == []
-    observation, seconds = wiki_registry.execute("wikipedia_fact", action_input)
-    assert observation.startswith(message) and seconds >= 0
+    assert run.seconds >= 0
 
 
 def test_on_the_live_backend_and_when_it_is_down():

@@ -30,8 +30,8 @@ from core.clock import fixed_clock
 from core.llm import LLMError, count_tokens_fallback
 from core.schema import FINAL_ACTION as FINAL
 from core.schema import ParseStatus, Step
-from memory.compact import KEPT_SHARE, NOTES_SHARE, RECALL_SHARE
-from memory.context import Assembler
+from memory.assembler import Assembler
+from memory.compact import KEPT_SHARE, RECALL_SHARE, SUMMARY_SHARE
 from memory.records import Retrieved, SpaceItem, Summary
 from memory.strategies import MemoryConfig, RunMemory, masked_observation
 from memory.tokens import as_token_counter
@@ -154,7 +154,7 @@ def test_any_expression_gives_a_number_or_a_tool_error_in_bounded_time(expressio
     else:
         float(result)  # a number as text: ints exactly, floats to 12 digits, never inf or nan
         assert result not in ("inf", "-inf", "nan")
-    observation, _ = _CALCULATOR.execute("calculator", expression)  # what the model reads: never a crash report
+    observation = _CALCULATOR.run("calculator", expression).observation  # what the model reads: never a crash report
     assert " failed: " not in observation
 
 
@@ -185,7 +185,7 @@ def test_date_tools_answer_or_refuse_whatever_the_input(start, end, zone, instan
             assert str(exc)
     for name, action_input in (("date_diff", json.dumps({"start": start, "end": end})), ("date_diff", start),
                                ("current_time", zone)):
-        observation, _ = registry.execute(name, action_input)
+        observation = registry.run(name, action_input).observation
         assert observation.strip() and " failed: " not in observation
 
 
@@ -211,18 +211,18 @@ def make_steps(rows) -> list[Step]:
 def _long_unparsed_reply_at_a_small_budget():
     return {"rows": [("", "search", "", "", "", False),
                      ("", "search", "", "0", "Paris " * 15 + ("x" * 50 + " ") * 3, True)],
-            "budget": 100, "window": 1, "summary": None, "retrieved": [], "notes": [], "counter": "minilm"}
+            "budget": 100, "window": 1, "summary": None, "retrieved": [], "space_items": [], "counter": "minilm"}
 
 
 @fuzz(400)
 @given(rows=_STEP_ROWS, budget=_BUDGETS, window=st.integers(1, 5), summary=st.none() | _MEMORY_TEXT,
-       retrieved=st.lists(st.floats(-1, 1), max_size=4), notes=st.lists(_MEMORY_TEXT, max_size=3),
+       retrieved=st.lists(st.floats(-1, 1), max_size=4), space_items=st.lists(_MEMORY_TEXT, max_size=3),
        counter=st.sampled_from(sorted(COUNTERS)))
 # Found by this test: the latest step of a reply that did not parse is shown as the model's raw text (up to 600
 # characters), which the last-resort cut (thought and input only) left whole: 101-135 tokens at a budget of 100.
 @example(**_long_unparsed_reply_at_a_small_budget())
 def test_the_assembled_context_is_within_budget_and_keeps_the_latest_step(rows, budget, window, summary, retrieved,
-                                                                           notes, counter):
+                                                                           space_items, counter):
     counter = COUNTERS[counter]
     steps = make_steps(rows)
     recent, older = steps[-window:], steps[:-window]
@@ -230,7 +230,7 @@ def test_the_assembled_context_is_within_budget_and_keeps_the_latest_step(rows, 
         summary=Summary(summary, 0, 0) if summary is not None else None, recent=recent,
         retrieved=[Retrieved(older[i % len(older)], similarity) for i, similarity in enumerate(retrieved)]
         if older else [],
-        notes=[SpaceItem(text, "answer", "run", "task", 0.5) for text in notes])
+        space_items=[SpaceItem(text, "answer", "run", "task", 0.5) for text in space_items])
     counted = counter.count(context.text) if context.text else 0
     assert context.tokens == counted <= budget
     assert context.recent and context.recent[-1].index == steps[-1].index
@@ -265,7 +265,7 @@ def test_the_storeless_strategies_keep_the_latest_step_and_their_stated_bounds(r
 
 # The compact strategy, with a real Chroma store and embedder (slow per step: few cases). Its part is the notes
 # under a heading, the steps since the last compaction, and what is recalled after the latest observation. Bounds,
-# after every step: the notes take at most NOTES_SHARE of the budget (their one-line heading comes on top) and the
+# after every step: the notes take at most SUMMARY_SHARE of the budget (their one-line heading comes on top) and the
 # recall, heading included, at most RECALL_SHARE. The whole is within the budget, with two exceptions: the
 # conversation holds only the latest step, which always stays verbatim however long it is (its observation is
 # bounded by the loop instead); or, right after a compaction, by at most the notes' heading less the 15% of the
@@ -346,9 +346,9 @@ def test_compact_memory_keeps_its_shares_and_the_latest_step(store, rows, budget
                 + count(context.recall)
             notes = memory.summary.text if memory.summary else ""
             heading = count(context.background.split("\n", 1)[0]) if notes else 0
-            assert count(notes) <= NOTES_SHARE * budget and count(context.background) <= count(notes) + heading
+            assert count(notes) <= SUMMARY_SHARE * budget and count(context.background) <= count(notes) + heading
             assert count(context.recall) <= RECALL_SHARE * budget
-            free = (1 - NOTES_SHARE - KEPT_SHARE - RECALL_SHARE) * budget
+            free = (1 - SUMMARY_SHARE - KEPT_SHARE - RECALL_SHARE) * budget
             assert context.tokens <= budget + max(0, heading - free) or len(context.recent) == 1
     finally:
         logging.disable(logging.NOTSET)

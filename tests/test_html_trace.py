@@ -308,7 +308,7 @@ def test_a_result_displays_escaped_with_its_steps():
 
 def test_a_memory_context_displays_escaped():
     context = Context(background=HOSTILE, recent=[hostile_step(5)], recall=HOSTILE, retrieved=[1, 2],
-                      summary_upto=4, notes=[HOSTILE], tokens=321)
+                      summary_upto=4, space_runs=[HOSTILE], tokens=321)
     dom = Dom(context._repr_html_())
     assert_inert(dom, scripts=0)
     assert [a["data-target"] for a in dom.tags("a") if "data-target" in a] == ["1", "2"]

@@ -10,9 +10,9 @@ from ponder.bench.synthetic import FACTS, TASK, distractor_step, fact_step, rese
 from agent.llm.replay import Replay
 from core.chroma import make_client
 from core.schema import Step
-from memory.context import Assembler
+from memory.assembler import Assembler
 from memory.store import Store
-from memory.strategies import STRATEGIES, FullHistory
+from memory.strategies import STRATEGIES, full_history
 from memory.factory import make_memory
 from memory.tokens import TRUNCATION_MARK, minilm_token_counter
 
@@ -86,7 +86,7 @@ def test_retrieval_summary_prompt_stays_flat_while_full_grows(store):
 
 def test_full_strategy_is_the_seed_full_history(store):
     memory = make_memory("full", run_id(), store=store, task=TASK)
-    seed = FullHistory(TASK)
+    seed = full_history(TASK)
     rng = random.Random(5)
     for i in range(1, 6):
         step = distractor_step(i, rng)

@@ -115,7 +115,7 @@ def test_a_dead_end_rewrites_the_plan_at_most_every_k_steps():
     assert [(p.index, p.revision) for p in plans] == [(0, 0), (3, 1)]
     assert "Step 2 (wikipedia_summary 'Beta Towre') found nothing" in llm.calls[4][-1].content
     assert "(exact title)" in llm.calls[5][1].content  # later prompts show the revised plan
-    assert memory.noted("plan") == plans[-1].plan  # kept with the run
+    assert memory.annotation("plan") == plans[-1].plan  # kept with the run
     assert events[-1].result.answer == "752 metres."
 
 

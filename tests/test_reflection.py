@@ -16,7 +16,7 @@ from core.chroma import make_client
 from core.llm import count_tokens_fallback
 from core.schema import RunResult, Step, StopReason
 from memory.store import Store
-from memory.strategies import answer_note
+from memory.strategies import remembered_answer
 from memory.factory import make_memory
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
@@ -130,9 +130,9 @@ def test_an_answer_kept_for_later_runs_carries_its_sources_or_is_marked_unverifi
     def result(answer: str, steps: list[Step]) -> RunResult:
         return RunResult(run_id="r", task=TASK, answer=answer, stop_reason=StopReason.final_answer, steps=steps)
 
-    verified = answer_note(TASK, result("Thomas Edison invented it.", [looked_up]))
+    verified = remembered_answer(TASK, result("Thomas Edison invented it.", [looked_up]))
     assert "UNVERIFIED" not in verified
     assert "Sources: step 0 wikipedia_summary('Thomas Edison'): Thomas Edison, American inventor" in verified
-    unverified = answer_note(TASK, result("Louis Daguerre invented it.", [wrong_page]))
+    unverified = remembered_answer(TASK, result("Louis Daguerre invented it.", [wrong_page]))
     assert "UNVERIFIED" in unverified and "Louis Daguerre appear in no observation" in unverified
-    assert "UNVERIFIED" in answer_note(TASK, result("It was invented in 1877.", [looked_up]))  # 1877 seen nowhere
+    assert "UNVERIFIED" in remembered_answer(TASK, result("It was invented in 1877.", [looked_up]))  # 1877 seen nowhere

@@ -1,4 +1,4 @@
-"""tools.base: how a model's raw Action Input becomes arguments, and that execute() never raises."""
+"""tools.base: how a model's raw Action Input becomes arguments, and that ToolRegistry.run() never raises."""
 from __future__ import annotations
 
 import pytest
@@ -66,14 +66,15 @@ def test_decorator_forms():
     assert two.name == "renamed" and two("a") == "a"
 
 
-def test_execute_never_raises(registry):
+def test_run_never_raises(registry):
     def broken(x: str) -> str:
         raise RuntimeError("boom")
 
     registry.add(broken)
-    assert registry.execute("shout", "hi")[0] == "HI"
-    assert registry.execute("SHOUT", "hi")[0] == "HI"                       # names are case-insensitive
-    assert registry.execute("greet", '{"who": "Ada"}')[0].startswith("Error: unknown argument(s) who")
-    assert registry.execute("broken", "x")[0].startswith("Error: broken failed: RuntimeError: boom")
-    unknown, seconds = registry.execute("nope", "x")
-    assert unknown.startswith("Error: unknown tool 'nope'") and "greet" in unknown and seconds >= 0
+    assert registry.run("shout", "hi").observation == "HI"
+    assert registry.run("SHOUT", "hi").observation == "HI"                 # names are case-insensitive
+    assert registry.run("greet", '{"who": "Ada"}').observation.startswith("Error: unknown argument(s) who")
+    assert registry.run("broken", "x").observation.startswith("Error: broken failed: RuntimeError: boom")
+    unknown = registry.run("nope", "x")
+    assert unknown.observation.startswith("Error: unknown tool 'nope'") and "greet" in unknown.observation
+    assert unknown.seconds >= 0

@@ -151,25 +151,25 @@ def test_tool_names_and_descriptions(tools):
 
 
 def test_search_tool(tools):
-    observation, _ = tools.execute("wikipedia_search", "light bulb inventor")
+    observation = tools.run("wikipedia_search", "light bulb inventor").observation
     assert "1. Incandescent light bulb" in observation and "Thomas Edison" in observation
-    assert "No Wikipedia pages match" in tools.execute("wikipedia_search", "qwxyz plorb")[0]
+    assert "No Wikipedia pages match" in tools.run("wikipedia_search", "qwxyz plorb").observation
 
 
 def test_summary_tool_names_title_and_source(tools):
-    observation, _ = tools.execute("wikipedia_summary", "Light bulb")
+    observation = tools.run("wikipedia_summary", "Light bulb").observation
     assert observation.startswith("Incandescent light bulb (live Wikipedia, https://")
     assert "Thomas Edison" in observation
-    assert "general-purpose programming language" in tools.execute("wikipedia_summary",
-                                                                    '"Python (programming language)"')[0]
+    assert "general-purpose programming language" in tools.run("wikipedia_summary",
+                                                               '"Python (programming language)"').observation
 
 
 def test_summary_tool_turns_ambiguity_and_absence_into_advice(tools):
-    ambiguous, _ = tools.execute("wikipedia_summary", "Mercury")
+    ambiguous = tools.run("wikipedia_summary", "Mercury").observation
     assert "ambiguous" in ambiguous and "Mercury (planet); Mercury (element)" in ambiguous
-    missing, _ = tools.execute("wikipedia_summary", "Thomas Edisson")
+    missing = tools.run("wikipedia_summary", "Thomas Edisson").observation
     assert "no Wikipedia page titled" in missing and "Did you mean: Thomas Edison" in missing
-    nothing, _ = tools.execute("wikipedia_summary", "Qwxyz Plorb")
+    nothing = tools.run("wikipedia_summary", "Qwxyz Plorb").observation
     assert "wikipedia_search" in nothing
     assert not ambiguous.startswith("Error") and not missing.startswith("Error")
 
@@ -177,40 +177,40 @@ def test_summary_tool_turns_ambiguity_and_absence_into_advice(tools):
 @pytest.mark.parametrize("action_input", ['{"title": "Thomas Edison", "text": "born"}', "Thomas Edison | born",
                                           "Thomas Edison|BORN"])
 def test_lookup_tool_finds_the_sentence(tools, action_input):
-    observation, _ = tools.execute("wikipedia_lookup", action_input)
+    observation = tools.run("wikipedia_lookup", action_input).observation
     assert 'in "Thomas Edison"' in observation
     assert "Edison was born in Milan, Ohio, on February 11, 1847" in observation
     assert "(section: Early life)" in observation
 
 
 def test_lookup_tool_edge_cases(tools):
-    several, _ = tools.execute("wikipedia_lookup", "Thomas Edison | Edison")
+    several = tools.run("wikipedia_lookup", "Thomas Edison | Edison").observation
     assert "showing the first 3" in several and several.count("\n") == 3
-    absent, _ = tools.execute("wikipedia_lookup", "Thomas Edison | quantum")
+    absent = tools.run("wikipedia_lookup", "Thomas Edison | quantum").observation
     assert "does not appear" in absent
-    words, _ = tools.execute("wikipedia_lookup", "Thomas Edison | patent lamp")
+    words = tools.run("wikipedia_lookup", "Thomas Edison | patent lamp").observation
     assert "containing all the words" in words and "January 27, 1880" in words
-    assert tools.execute("wikipedia_lookup", "Thomas Edison")[0].startswith("Error: give the page title and")
-    assert "ambiguous" in tools.execute("wikipedia_lookup", "Mercury | planet")[0]
+    assert tools.run("wikipedia_lookup", "Thomas Edison").observation.startswith("Error: give the page title and")
+    assert "ambiguous" in tools.run("wikipedia_lookup", "Mercury | planet").observation
 
 
 def test_unavailable_backend_is_a_clear_error_observation(server):
     tools = ToolRegistry(make_wikipedia_tools(LiveWiki(api_url=server.slow_url, timeout=0.3)))
-    observation, seconds = tools.execute("wikipedia_summary", "Thomas Edison")
-    assert observation.startswith("Error: Wikipedia is unavailable (live backend")
-    assert seconds < 3.0
+    run = tools.run("wikipedia_summary", "Thomas Edison")
+    assert run.observation.startswith("Error: Wikipedia is unavailable (live backend")
+    assert run.seconds < 3.0
 
 
 def test_default_tools_with_a_given_backend(wiki):
     registry = default_tools(wiki)
     assert registry.names == ["calculator", "current_time", "date_diff",
                               "wikipedia_search", "wikipedia_summary", "wikipedia_lookup"]
-    assert registry.execute("calculator", "15^2")[0] == "225"
-    assert registry.execute("wikipedia_summary", "Thomas Edison")[0].startswith("Thomas Edison (live Wikipedia")
+    assert registry.run("calculator", "15^2").observation == "225"
+    assert registry.run("wikipedia_summary", "Thomas Edison").observation.startswith("Thomas Edison (live Wikipedia")
 
 
 def test_default_tools_selects_a_backend_from_the_environment(server, monkeypatch):
     monkeypatch.setenv("PONDER_WIKI", "live")
     monkeypatch.setenv(API_URL_ENV, server.api_url)
     registry = default_tools()
-    assert registry.execute("wikipedia_summary", "Thomas Edison")[0].startswith("Thomas Edison (live Wikipedia")
+    assert registry.run("wikipedia_summary", "Thomas Edison").observation.startswith("Thomas Edison (live Wikipedia")

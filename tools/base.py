@@ -114,7 +114,7 @@ def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, descr
 
 
 class ToolRegistry:
-    """Named tools, changeable at run time. execute() never raises: every failure becomes an observation."""
+    """Named tools, changeable at run time. run() never raises: every failure becomes an observation."""
 
     def __init__(self, tools: list[Tool] | None = None):
         self._tools: dict[str, Tool] = {}
@@ -134,9 +134,6 @@ class ToolRegistry:
         for name in names:
             self.get(name).needs_approval = True
 
-    def remove(self, name: str) -> None:
-        self._tools.pop(name, None)
-
     def get(self, name: str) -> Tool | None:
         if name in self._tools:
             return self._tools[name]
@@ -152,11 +149,6 @@ class ToolRegistry:
 
     def describe(self) -> str:
         return "\n".join(f"- {t.summary_line()}" for t in self._tools.values())
-
-    def execute(self, name: str, action_input: str) -> tuple[str, float]:
-        """Run a tool; return (observation, seconds). Errors come back as 'Error: ...' text."""
-        run = self.run(name, action_input)
-        return run.observation, run.seconds
 
     def run(self, name: str, action_input: str) -> ToolRun:
         """Run a tool; never raises. The calls list is this run's own, so concurrent runs don't mix."""

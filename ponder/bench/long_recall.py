@@ -31,8 +31,8 @@ PEOPLE = [  # each has "(birth–death)" in its offline description
 ]
 SCENARIOS = [(50, False), (80, True), (120, False), (150, True)]  # (steps, thoughts restate the facts)
 _YEARS = re.compile(r"\((\d{3,4})–(\d{3,4})\)")
-_NOTES_SYSTEM = "You keep the working notes"  # the summariser's system prompt begins so
-_COMPACT_REQUEST = "Pause the research"       # ... and its request inside the agent's conversation
+_SUMMARISER_SYSTEM = "You keep the working notes"  # the summariser's system prompt begins so
+_COMPACT_REQUEST = "Pause the research"            # ... and its request inside the agent's conversation
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def _step(thought: str, action: str, action_input: str) -> str:
 
 
 class ScriptedResearcher:
-    """Replay's responder for one scenario: its step script, extractive notes for the summariser, and a final
+    """Replay's responder for one scenario: its step script, an extractive summary for the summariser, and a final
     answer from what the prompt shows."""
 
     def __init__(self, scenario: Scenario):
@@ -81,10 +81,10 @@ class ScriptedResearcher:
 
     def __call__(self, messages: list[Message]) -> str:
         prompt = "\n".join(m.content for m in messages)
-        if messages and messages[0].content.startswith(_NOTES_SYSTEM):
-            return _notes(messages[-1].content)
+        if messages and messages[0].content.startswith(_SUMMARISER_SYSTEM):
+            return _extractive_summary(messages[-1].content)
         if messages and messages[-1].content.startswith(_COMPACT_REQUEST):
-            return _notes_from_turns(messages)
+            return _extractive_summary_in_turns(messages)
         index, self.step = self.step, self.step + 1
         s, k = self.s, len(self.s.people)
         if index < k:
@@ -116,8 +116,8 @@ def _shows(prompt: str, person: str, year: str) -> bool:
     return any(year in prompt[at.start():at.start() + 300] for at in re.finditer(re.escape(person), prompt))
 
 
-def _notes(summariser_prompt: str) -> str:
-    """Extractive notes: the current notes, then each new step's observation head, with its step number."""
+def _extractive_summary(summariser_prompt: str) -> str:
+    """The current summary, then each new step's observation head, with its step number."""
     current = summariser_prompt.split("Current notes:\n", 1)[-1].split("\n\nNew steps:", 1)[0].strip()
     lines = [] if current.startswith("(none") else [line for line in current.splitlines() if line.strip()]
     for number, observation in re.findall(r"\[step (\d+)\].*?Observation: ([^\n]*)", summariser_prompt, re.S):
@@ -125,9 +125,9 @@ def _notes(summariser_prompt: str) -> str:
     return "Facts:\n" + "\n".join(line for line in lines if line != "Facts:")
 
 
-def _notes_from_turns(messages: list[Message]) -> str:
-    """Extractive notes when asked inside the conversation: the notes the question shows, then each observation
-    in the conversation, numbered from the first step the request names."""
+def _extractive_summary_in_turns(messages: list[Message]) -> str:
+    """An extractive summary when asked inside the conversation: the summary the question shows, then each
+    observation in the conversation, numbered from the first step the request names."""
     first = int(re.search(r"from step (\d+)", messages[-1].content).group(1))
     question = messages[1].content
     current = question.split("):\n", 1)[1].strip() if "Your notes on steps" in question else ""
@@ -135,7 +135,7 @@ def _notes_from_turns(messages: list[Message]) -> str:
     observations = [m.content for m in messages[2:-1] if m.role == "user" and m.content.startswith("Observation: ")]
     for offset, observation in enumerate(observations):
         lines.append(f"- {observation[len('Observation: '):][:160]} (step {first + offset})")
-    return "Facts:\n" + "\n".join(lines[-12:])  # a note-taker keeps its notes short
+    return "Facts:\n" + "\n".join(lines[-12:])  # a summary is kept short
 
 
 class WindowedReplay(Replay):

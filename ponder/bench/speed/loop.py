@@ -11,7 +11,7 @@ import time
 from agent.config import AgentConfig
 from agent.llm.replay import Replay
 from agent.loop import Agent
-from memory.strategies import FullHistory
+from memory.strategies import full_history
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
 
@@ -32,7 +32,7 @@ def measure(steps: int) -> tuple[int, str, list[float]]:
             last[0] = now
 
     config = AgentConfig(max_steps=steps + 1, repeat_limit=steps, max_total_tokens=10**9)
-    agent = Agent(Replay(script), ToolRegistry([tool(calculator)]), memory=FullHistory("benchmark"), config=config)
+    agent = Agent(Replay(script), ToolRegistry([tool(calculator)]), memory=full_history("benchmark"), config=config)
     last[0] = time.perf_counter()
     result = agent.run("benchmark", on_event=tick)
     return len(result.steps), result.stop_reason.value, durations
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     if rest:
         print(f"loop overhead per step, steps {WARM_UP_STEPS}-{args.steps}: median "
               f"{statistics.median(rest) * 1e3:.2f} ms, p95 {sorted(rest)[int(len(rest) * 0.95)] * 1e3:.2f} ms "
-              "(FullHistory prompt grows each step)")
+              "(full_history prompt grows each step)")
     return 0
 
 

@@ -27,8 +27,8 @@ from memory.tokens import minilm_token_counter
 from ponder.bench.synthetic import TASK, distractor_step, research_run
 
 
-def extractive_notes(messages) -> str:
-    """A scripted summariser: keeps the previous notes' facts and adds each new step's first sentence."""
+def extractive_summary(messages) -> str:
+    """A scripted summariser: keeps the previous summary's facts and adds each new step's first sentence."""
     prompt = messages[-1].content
     previous = prompt.split("Current notes:\n", 1)[1].split("\n\nNew steps:", 1)[0]
     facts = [line for line in previous.splitlines() if line.startswith("- ")]
@@ -38,7 +38,7 @@ def extractive_notes(messages) -> str:
 
 
 def new_memory(strategy: str, store: Store, run_id: str | None = None):
-    llm = Replay(responder=extractive_notes) if strategy in ("retrieval+summary", "compact") else None
+    llm = Replay(responder=extractive_summary) if strategy in ("retrieval+summary", "compact") else None
     return make_memory(strategy, run_id or f"bench-{uuid.uuid4().hex[:10]}", store=store, summariser_llm=llm,
                        task=TASK)
 

@@ -1,8 +1,9 @@
-"""Fitting summary, notes from earlier runs, retrieved steps and recent steps into a token budget.
+"""Fitting summary, items remembered from earlier runs, retrieved steps and recent steps into a token budget.
 
 Priority: the summary, then the recent window verbatim (its older steps' observations are cut before any
-recent step is dropped), then notes from earlier runs, then retrieved steps with shortened observations, most
-similar first. Chosen steps are shown in chronological order, each marked with its step number.
+recent step is dropped), then items remembered from earlier runs (the prompt heads them "Notes from earlier
+runs"), then retrieved steps with shortened observations, most similar first. Chosen steps are shown in
+chronological order, each marked with its step number.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from memory.tokens import TokenCounter, truncate_to_tokens
 
 RECENT_OBSERVATION_CAPS = (400, 200, 80, 20)  # tried in turn on the recent window's older steps, then all
 RETRIEVED_OBSERVATION_CAPS = (120, 50)
-NOTE_TOKENS = 120
+SPACE_ITEM_TOKENS = 120
 SEPARATOR = "\n\n"
 
 
@@ -38,7 +39,7 @@ class Assembler:
         return sum(self.counter.count(piece) for piece in pieces) + len(pieces) * self.counter.count(SEPARATOR)
 
     def assemble(self, *, summary: Summary | None = None, recent: Sequence[Step] = (),
-                 retrieved: Sequence[Retrieved] = (), notes: Sequence[SpaceItem] = ()) -> Context:
+                 retrieved: Sequence[Retrieved] = (), space_items: Sequence[SpaceItem] = ()) -> Context:
         used = 0
         summary_section = None
         if summary is not None:
@@ -49,13 +50,13 @@ class Assembler:
         recent_pieces, recent_steps = self._fit_recent(list(recent), self.budget - used - 4)
         used += self._cost(["Recent steps:", *recent_pieces]) if recent_pieces else 0
 
-        note_pieces, note_runs = [], []
-        for item in notes:
-            piece = f"- {truncate_to_tokens(item.text, NOTE_TOKENS, self.counter)}"
-            cost = self._cost([piece]) + (0 if note_pieces else self._cost(["Notes from earlier runs:"]))
+        space_pieces, space_runs = [], []
+        for item in space_items:
+            piece = f"- {truncate_to_tokens(item.text, SPACE_ITEM_TOKENS, self.counter)}"
+            cost = self._cost([piece]) + (0 if space_pieces else self._cost(["Notes from earlier runs:"]))
             if used + cost <= self.budget:
-                note_pieces.append(piece)
-                note_runs.append(item.run_id)
+                space_pieces.append(piece)
+                space_runs.append(item.run_id)
                 used += cost
 
         chosen: list[tuple[Retrieved, str]] = []
@@ -72,7 +73,7 @@ class Assembler:
         # Per-piece sums can differ slightly from the joined text's count: drop the least similar if over.
         while True:
             shown = sorted(chosen, key=lambda pair: pair[0].step.index)
-            sections = [("Notes from earlier runs:", note_pieces), summary_section,
+            sections = [("Notes from earlier runs:", space_pieces), summary_section,
                         ("Relevant earlier steps:", [piece for _, piece in shown])]
             background = _join(filter(None, sections))
             text = Context(background, recent_steps).text
@@ -86,7 +87,7 @@ class Assembler:
             text = Context(background, recent_steps).text
             tokens = self.counter.count(text)
         return Context(background=background, recent=recent_steps, retrieved=[hit.step.index for hit, _ in shown],
-                       summary_upto=summary.upto if summary else None, notes=note_runs, tokens=tokens)
+                       summary_upto=summary.upto if summary else None, space_runs=space_runs, tokens=tokens)
 
     def _fit_recent(self, steps: list[Step], budget: int) -> tuple[list[str], list[Step]]:
         """Recent steps within budget: verbatim if possible, else with older observations cut, else fewer.
