@@ -6,9 +6,9 @@ import time
 import uuid
 from typing import Callable, Generator, Iterator, Sequence
 
-from agent import planning, prompts, research
+from agent import openings, planning, prompts, research
 from agent.config import AgentConfig
-from agent.events import (ActionEvent, Event, FinalEvent, LLMOutput, ObservationEvent, PlanMade, PromptSent,
+from agent.events import (ActionEvent, Event, FinalEvent, LLMOutput, ObservationEvent, PromptSent,
                           StepRecorded, StepStarted)
 from agent.checks import judge_final
 from agent.observations import observe
@@ -63,12 +63,8 @@ class Agent:
                          injections=injections or Injections())
         answer, forced = None, False
         try:
-            if self.config.plan:
-                state.planner = self._planner(state, memory.annotation("plan"))
-                if state.planner.plan is None:  # a resumed run keeps the plan it had
-                    yield _log(trace, self._plan_event(state.planner.make(), state, memory))
-            if self.config.research:  # a lead agent opens by handing each sub-question to a helper
-                state.injections.planned = research.opening(self._split(state, memory), state.steps)
+            for event in openings.opened(self, state, memory):  # a plan, a split among helpers
+                yield _log(trace, event)
             while True:
                 if reason := state.limit_reached(self.config):
                     raise StopRun(reason)
@@ -117,7 +113,7 @@ class Agent:
         yield _log(trace, StepRecorded(step=step))
         revised = state.planner.revise(state.steps) if state.planner else None
         if revised:
-            yield _log(trace, self._plan_event(revised, state, memory))
+            yield _log(trace, openings.plan_event(revised, state, memory))
         return step, outcome
 
     # ---- helpers -------------------------------------------------------------------------------------------
@@ -147,43 +143,6 @@ class Agent:
         trace.write(event)
         trace.close()
         return event
-
-    def _side_call(self, state: RunState) -> Callable[[list[Message], str], Completion]:
-        """The side model's grammar-constrained call (the plan, the split), its usage counted in the run's."""
-        def complete(messages: list[Message], grammar: str) -> Completion:
-            try:
-                completion = self.aux_llm.complete(messages, grammar=grammar)
-            except LLMError as exc:
-                state.error = str(exc)
-                raise StopRun(StopReason.llm_error, str(exc)) from None
-            state.usage = state.usage + completion.usage
-            return completion
-        return complete
-
-    def _system(self, state: RunState) -> str:
-        return prompts.build_messages(state.task, Context(), self.tools.describe(), state.today)[0].content
-
-    def _planner(self, state: RunState, stored: str | None) -> planning.Planner:
-        planner = planning.Planner(self._side_call(state), state.task, self._system(state), self.tools.names,
-                                   self.config.plan_revise_every)
-        planner.plan = planning.Plan.parse(stored or "", self.tools.names, made_after=len(state.steps))
-        return planner
-
-    def _split(self, state: RunState, memory: Memory) -> research.Split:
-        """The question split into sub-questions (a resumed run keeps its split)."""
-        stored = memory.annotation("split")
-        if stored is not None:
-            return research.Split.stored(stored)
-        split = research.split_question(self._side_call(state), self._system(state), state.task)
-        memory.annotate("split", split.render())
-        return split
-
-    def _plan_event(self, completion: Completion, state: RunState, memory: Memory) -> PlanMade:
-        plan = state.planner.plan
-        if plan:
-            memory.annotate("plan", plan.render())
-        return PlanMade(index=len(state.steps), plan=plan.render() if plan else "", revision=plan.revision if plan
-                        else 0, raw=completion.text, usage=completion.usage)
 
     def _prompt(self, memory: Memory, state: RunState) -> tuple[Context, list[Message], float]:
         """What memory shows, the messages built from it, and memory's seconds: storing the step before, then this."""

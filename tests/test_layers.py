@@ -117,3 +117,12 @@ def test_importing_the_packages_changes_no_process_state():
              "assert 'bm25s' not in sys.modules, 'bm25s was imported'\n")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_loop_reads_in_one_screen():
+    """agent/loop.py stays short: planning, research, checks and memory attach at named points, not in its body."""
+    source = (ROOT / "agent" / "loop.py").read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= 250
+    long = [(node.name, node.end_lineno - node.lineno + 1) for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 40]
+    assert long == []

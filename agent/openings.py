@@ -1,0 +1,65 @@
+"""What a run does before its first step, on the side model: a plan (--plan) or the question split among helpers
+(--research). Both are kept as the run's annotations, so a resumed run goes on with the plan or split it had."""
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from agent import planning, prompts, research
+from agent.events import PlanMade
+from agent.outcomes import RunState, StopRun
+from core.llm import Completion, LLMError, Message
+from core.schema import StopReason
+from memory.base import Context, Memory
+
+
+def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
+    """Make the run's plan (yielding it) and queue the lead's helper calls, as the agent's config asks."""
+    if agent.config.plan:
+        state.planner = planner(agent, state, memory.annotation("plan"))
+        if state.planner.plan is None:  # a resumed run keeps the plan it had
+            yield plan_event(state.planner.make(), state, memory)
+    if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
+        state.injections.planned = research.opening(split(agent, state, memory), state.steps)
+
+
+def side_call(agent, state: RunState) -> Callable[[list[Message], str], Completion]:
+    """The side model's grammar-constrained call (the plan, the split), its usage counted in the run's."""
+    def complete(messages: list[Message], grammar: str) -> Completion:
+        try:
+            completion = agent.aux_llm.complete(messages, grammar=grammar)
+        except LLMError as exc:
+            state.error = str(exc)
+            raise StopRun(StopReason.llm_error, str(exc)) from None
+        state.usage = state.usage + completion.usage
+        return completion
+    return complete
+
+
+def system_prompt(agent, state: RunState) -> str:
+    """The agent's own system prompt: the side calls open with it, so the backend's cached prefix serves them."""
+    return prompts.build_messages(state.task, Context(), agent.tools.describe(), state.today)[0].content
+
+
+def planner(agent, state: RunState, stored: str | None) -> planning.Planner:
+    made = planning.Planner(side_call(agent, state), state.task, system_prompt(agent, state), agent.tools.names,
+                            agent.config.plan_revise_every)
+    made.plan = planning.Plan.parse(stored or "", agent.tools.names, made_after=len(state.steps))
+    return made
+
+
+def split(agent, state: RunState, memory: Memory) -> research.Split:
+    """The question split into sub-questions (a resumed run keeps its split)."""
+    stored = memory.annotation("split")
+    if stored is not None:
+        return research.Split.stored(stored)
+    made = research.split_question(side_call(agent, state), system_prompt(agent, state), state.task)
+    memory.annotate("split", made.render())
+    return made
+
+
+def plan_event(completion: Completion, state: RunState, memory: Memory) -> PlanMade:
+    plan = state.planner.plan
+    if plan:
+        memory.annotate("plan", plan.render())
+    return PlanMade(index=len(state.steps), plan=plan.render() if plan else "", revision=plan.revision if plan
+                    else 0, raw=completion.text, usage=completion.usage)
