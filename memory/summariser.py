@@ -105,7 +105,8 @@ class Summariser:
         return ""
 
 
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
+# A quantity or a rank: "1,006 kilometres", "the 171st-longest" (its digits; a rank is a fact a question may ask)
+_NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?:st|nd|rd|th)?(?![\w])")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 CARRIED_PER_STEP = 3
 _NOT_OBSERVED = (StepOutcome.parse_error, StepOutcome.repeat_warning)  # their observations are ours
@@ -164,7 +165,7 @@ def around_numbers(sentence: str, numbers: Sequence[str], margin: int = CARRIED_
     cut at spaces and marked with an ellipsis: on a small budget the number and its unit and subject, not the
     whole sentence (a 200-character sentence costs ~50 tokens of a 140-token summary share)."""
     flat = " ".join(sentence.split())
-    spans = [m.span() for m in _NUMBER.finditer(flat) if m.group().replace(",", "").rstrip(".") in numbers]
+    spans = [m.span() for m in _NUMBER.finditer(flat) if m.group(1).replace(",", "").rstrip(".") in numbers]
     if not spans or len(flat) <= 2 * margin + 20:
         return flat
     start, end = max(0, spans[0][0] - margin), min(len(flat), spans[-1][1] + margin)

@@ -187,3 +187,17 @@ def test_a_page_read_by_a_json_lookup_is_carried_under_its_title():
     carried = _unsaved_pages("Facts:\n- nothing yet", [lookup])
     assert len(carried) == 1 and carried[0].startswith("- read \u201cLoire\u201d:") and "1,006" in carried[0]
     assert _unsaved_pages("Facts:\n- the Loire is long", [lookup]) == []
+
+
+def test_a_rank_is_carried_like_a_quantity():
+    """"the 171st-longest in the world" is a fact a question may ask: compaction carries it with the length (a real
+    run lost it when only plain numbers counted)."""
+    from core.schema import Findings, Step, StepOutcome, ToolStatus
+    from memory.summariser import numbers_in, unsaved_facts
+    observation = ("Loire, Longest river in France: The Loire is the longest river in France and the 171st-longest in "
+                   "the world. With a length of 1,006 kilometres (625 mi), it drains 117,054 km2.")
+    step = Step(index=6, action="wikipedia_summary", action_input="Loire", observation=observation,
+                outcome=StepOutcome.tool, findings=Findings(status=ToolStatus.found, pages=["Loire"]))
+    assert numbers_in("the 171st-longest, 2nd, 1,006 km, version2") == ["171", "1006"]
+    carried = "\n".join(unsaved_facts("Facts:", [step]))
+    assert "171st-longest" in carried and "1,006 kilometres" in carried
