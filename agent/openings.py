@@ -20,6 +20,9 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
             yield plan_event(state.planner.make(), state, memory)
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
         state.injections.planned = research.opening(split(agent, state, memory), state.steps)
+        tool = agent.tools.get(research.RESEARCH)
+        if isinstance(tool, research.Research):  # against a server, the helpers start now, side by side
+            tool.prefetch([entry[2] for entry in state.injections.planned if isinstance(entry, tuple)])
 
 
 def side_call(agent, state: RunState) -> Callable[[list[Message], str], Completion]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from typing import Callable
 
@@ -33,6 +34,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 DESCRIPTION = ("Ask a helper ONE simple question about ONE thing (input: the question, e.g. How long is the "
                "Godavari River?); it looks it up and returns the answer with the sentence that states it.")
 ANSWER_MAX_CHARS = 240
+MAX_HELPERS_AT_ONCE = 4  # against a server; a helper is a handful of calls, so four keep a small one busy
 REFUSAL = ("Error: research is for the lead agent only. Look it up yourself: wikipedia_summary or wikipedia_lookup "
            "with the page's title.")
 
@@ -50,8 +52,9 @@ def research_tool(build_child: Callable[[str, str], object], parent_id: str, llm
             result = build_child(question, child_id).run(question)
         return report(question, result)
 
-    made = _Research(research, name=RESEARCH, description=DESCRIPTION)
+    made = Research(research, name=RESEARCH, description=DESCRIPTION)
     made.timeout_seconds = timeout
+    made.concurrent = bool(getattr(llm, "concurrent", False))
     return made
 
 
@@ -69,12 +72,33 @@ def with_research(tools: ToolRegistry, tool: Tool) -> ToolRegistry:
     return registry
 
 
-class _Research(Tool):
+class Research(Tool):
     """Keeps the report's findings (a plain Tool would too) and lists the child's steps as inner calls, so the trace,
-    `ponder trace` and the HTML page show the child's work nested under the parent's step."""
+    `ponder trace` and the HTML page show the child's work nested under the parent's step.
+
+    Against a model that serves several calls at once (a server: `concurrent`), the lead's planned sub-questions
+    are prefetched: their helpers run side by side, and each research call takes its own helper's report. The
+    embedded model answers one call at a time, so there helpers run in turn."""
+    concurrent = False
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._started: dict[str, Future] = {}
+
+    def prefetch(self, questions: list[str]) -> None:
+        """Start the helpers of these sub-questions now, side by side (only when the model is concurrent)."""
+        questions = [q for q in dict.fromkeys(" ".join(q.split()) for q in questions) if q not in self._started]
+        if not self.concurrent or len(questions) < 2:
+            return
+        pool = ThreadPoolExecutor(max_workers=min(len(questions), MAX_HELPERS_AT_ONCE), thread_name_prefix="helper")
+        for question in questions:
+            self._started[question] = pool.submit(self.fn, question=question)
+        pool.shutdown(wait=False)  # the threads finish their helpers; nobody waits on the pool itself
 
     def invoke(self, action_input: str, calls: list[ToolCall] | None = None) -> str:
-        out = self.fn(**self.arguments(action_input))
+        arguments = self.arguments(action_input)
+        started = self._started.pop(" ".join(str(arguments.get("question", "")).split()), None)
+        out = started.result() if started is not None else self.fn(**arguments)
         if calls is not None and isinstance(out, _Report):
             calls.extend(ToolCall(name=step.action, input=step.action_input, observation=step.observation,
                                   seconds=step.timings.tool_seconds) for step in out.child_steps)

@@ -246,3 +246,30 @@ def test_kept_context_spares_the_parent_prompt_a_child_run_would_evict(local_llm
     assert restored.prompt_tokens == evicted.prompt_tokens
     assert restored.evaluated_prompt_tokens <= 2  # all of it from the KV state put back
     assert evicted.evaluated_prompt_tokens > restored.evaluated_prompt_tokens + 100  # the part after the system prompt
+
+
+def test_against_a_concurrent_model_the_helpers_run_side_by_side(tools, store, tmp_path):
+    """A server serves several calls at once: the lead's planned helpers start together. Each helper's first call
+    waits at a barrier for the other's, so helpers run one after the other would break it (and fail the test)."""
+    import threading
+    barrier = threading.Barrier(2, timeout=30)
+    helper_replies = {"How long is the Godavari River?": GODAVARI_HELPER, "How long is the Krishna River?": KRISHNA_HELPER}
+
+    def respond(messages):
+        question = messages[1].content
+        if "split the question" in question:
+            return SPLIT
+        for asked, replies in helper_replies.items():
+            if question.startswith(f"Question: {asked}"):
+                if len(messages) == 2:
+                    barrier.wait()
+                return replies[(len(messages) - 2) // 2]
+        return step("Done.", "Final", ANSWER)
+
+    llm = Replay(responder=respond)
+    llm.concurrent = True
+    result = lead(llm, tools, store, tmp_path).run()
+    assert result.stop_reason is StopReason.final_answer
+    assert [s.observation.splitlines()[0] for s in result.steps[:2]] == [
+        "Answer: The Godavari River is 1,465 kilometres long.", "Answer: The Krishna River is 1,400 kilometres long."]
+    assert [f.subject for f in result.facts] == ["Godavari River", "Krishna River"]

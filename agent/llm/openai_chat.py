@@ -30,6 +30,8 @@ _RETRYABLE_STATUS = {408, 409, 429}
 
 
 class OpenAIChat:
+    concurrent = True  # a server answers several calls at once: research helpers run side by side
+
     def __init__(self, model: str | None = None, base_url: str | None = None, api_key: str | None = None,
                  timeout: float | None = None, max_retries: int | None = None, temperature: float = 0.0,
                  max_tokens: int = 512, *, backoff_base: float = 0.5, backoff_max: float = 20.0):
