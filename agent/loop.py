@@ -213,7 +213,8 @@ class Agent:
         state.storing_seconds = time.perf_counter() - start
 
     def _forced_answer(self, memory: Memory, state: RunState) -> tuple[str | None, bool]:
-        messages = prompts.build_forced_final(state.task, memory.context(), state.today)
+        messages = prompts.build_forced_final(state.task, memory.context(), state.today,
+                                              facts=table(ledger(state.steps)) if self.config.research else "")
         try:
             completion, _ = self._complete(messages, state)
         except StopRun:

@@ -130,10 +130,12 @@ def memory_budget(llm, tools: str, task: str, today: str, n_ctx: int | None = No
     return max(MIN_MEMORY_BUDGET, int(window * WINDOW_SHARE) - fixed - getattr(llm, "max_tokens", 512))
 
 
-def build_forced_final(task: str, context: Context, today: str) -> list[Message]:
+def build_forced_final(task: str, context: Context, today: str, facts: str = "") -> list[Message]:
+    """The last-chance call: the work so far (and a lead's facts table), then the request for the best answer."""
+    work = CONTEXT_HEADER.format(context=context.text) + (f"\n{facts}\n" if facts else "")
     return [
         Message(role="system", content=f"You are Ponder, a careful research assistant. Today's date is {today}."),
-        Message(role="user", content=f"Question: {task}\n{CONTEXT_HEADER.format(context=context.text)}\n{FORCED_FINAL}"),
+        Message(role="user", content=f"Question: {task}\n{work}\n{FORCED_FINAL}"),
     ]
 
 

@@ -115,7 +115,7 @@ def report(question: str, result: RunResult) -> str:
     usage, answer = result.usage, (result.answer or "").strip()
     if not answer:
         text = (f"The helper found no answer to {question!r} (it stopped: {result.stop_reason.value}). Ask a "
-                "simpler question, or look it up yourself.")
+                "simpler question: one fact about one thing.")
         findings = Findings(status=ToolStatus.no_match, subrun=result.run_id, usage=usage)
     else:
         page, sentence = source(answer, result.steps)
