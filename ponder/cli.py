@@ -118,7 +118,7 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="run a question suite under several memory strategies and compare them")
     source = bench.add_mutually_exclusive_group()
-    source.add_argument("--suite", help="offline-multihop, short-tasks, long-recall, fanoutqa-dev, "
+    source.add_argument("--suite", help="offline-multihop, long-horizon, short-tasks, long-recall, fanoutqa-dev, "
                         "fanoutqa-dev-offline")
     source.add_argument("--questions", metavar="FILE.jsonl",
                         help="your own suite: JSONL of question, answers (alternatives), optional evidence")

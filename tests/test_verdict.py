@@ -230,7 +230,7 @@ def test_the_verdict_never_raises(prediction, qid):
     assert isinstance(result.correct, bool) and 0.0 <= result.f1 <= 1.0
 
 
-@pytest.mark.parametrize("suite", ["offline-multihop", "short-tasks"])
+@pytest.mark.parametrize("suite", ["offline-multihop", "long-horizon", "short-tasks"])
 def test_suite_answers_read_as_their_own_answers(suite):
     """Each reference, given as the answer (with the pick said as the question asks), scores right."""
     questions = load_suite(suite)

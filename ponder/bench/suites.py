@@ -5,6 +5,10 @@ a string, a number, a list (all of its strings must appear) or a dict (its keys 
 
 Named suites:
 - offline-multihop: ponder/bench/data/offline_multihop.jsonl, multi-hop questions over the offline corpus.
+- long-horizon: ponder/bench/data/long_horizon.jsonl, questions that each need 10 to 30 lookups in the offline corpus
+  (rivers' lengths, summits' elevations, people's years, cities' populations, areas), then a selection and arithmetic
+  over the facts found. Each question's facts quote the number on every page, and its `compute` says how the gold
+  answer follows from them (tests/test_bench_long_horizon.py recomputes it).
 - short-tasks: six short research tasks (a lookup with the calculator or the date tools; two ask an age today,
   counted from core.clock's today when the suite is loaded, so PONDER_TODAY pins them).
 - fanoutqa-dev: the 310 dev questions of FanOutQA (PyPI fanoutqa==1.1.1, CC BY-SA 4.0). Only the package's data
@@ -28,6 +32,7 @@ from ponder.bench.verdict import parse_tolerance
 
 DATA_DIR = Path(__file__).parent / "data"
 OFFLINE_MULTIHOP_FILE = DATA_DIR / "offline_multihop.jsonl"
+LONG_HORIZON_FILE = DATA_DIR / "long_horizon.jsonl"
 SHIPPED_FANOUTQA_DEV = DATA_DIR / "fanoutqa-dev.json"
 
 
@@ -68,7 +73,9 @@ class BenchQuestion(BaseModel):
     evidence: list[str] = []        # Wikipedia page titles that hold the facts
     kind: str = ""
     lookups: int | None = None
-    options: list[str] | None = None   # the candidates a choice question names (None: read from the question)
+    # the candidates a choice question names; None: read from the question; []: none, the answer is not one pick
+    # among the names the question lists (several picks, or a number), so every part is looked for as it is
+    options: list[str] | None = None
     tolerance: Any = None              # how far a number may be off: 0.5, "1%", {"absolute"|"relative": x}
 
     @field_validator("tolerance")
@@ -80,8 +87,8 @@ class BenchQuestion(BaseModel):
     @field_validator("options")
     @classmethod
     def _options_are_names(cls, value: list[str] | None) -> list[str] | None:
-        if value is not None and (len(value) < 2 or not all(isinstance(o, str) and o.strip() for o in value)):
-            raise ValueError("options must list at least two non-empty names")
+        if value and (len(value) < 2 or not all(isinstance(o, str) and o.strip() for o in value)):
+            raise ValueError("options must list at least two non-empty names, or be [] for none")
         return value
 
     @field_validator("question")
@@ -307,6 +314,12 @@ def load_offline_multihop() -> list[BenchQuestion]:
     return load_questions(OFFLINE_MULTIHOP_FILE)
 
 
+def load_long_horizon() -> list[BenchQuestion]:
+    if not LONG_HORIZON_FILE.exists():
+        raise SuiteError(f"{LONG_HORIZON_FILE}: the long-horizon suite file is missing")
+    return load_questions(LONG_HORIZON_FILE)
+
+
 def _ages_today(name: str, born: int) -> list[list[str]]:
     """Alternatives for "how old would they be today": either age, as the corpus gives most people's birth year,
     not their birthday."""
@@ -342,6 +355,7 @@ def load_fanoutqa_dev_offline() -> list[BenchQuestion]:
 
 SUITES: dict[str, Callable[[], list[BenchQuestion]]] = {
     "offline-multihop": load_offline_multihop,
+    "long-horizon": load_long_horizon,
     "short-tasks": load_short_tasks,
     "fanoutqa-dev": load_fanoutqa_dev,
     "fanoutqa-dev-offline": load_fanoutqa_dev_offline,
