@@ -347,16 +347,8 @@ def _score_items(path: Path) -> tuple[list, list[str]]:
     """((line number, (question, prediction)) for each line, problems naming file:line)."""
     from pydantic import ValidationError
 
-    from ponder.bench.suites import BenchQuestion, one_line_error
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BenchUsageError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise BenchUsageError(f"{path}:{line}: not UTF-8 text") from None
+    from ponder.bench.suites import BenchQuestion, one_line_error, read_text_file
+    text = read_text_file(path, "it", BenchUsageError)
     items, problems = [], []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():

@@ -119,21 +119,25 @@ def one_line_error(error: ValidationError) -> str:
     return "; ".join(problems)
 
 
+def read_text_file(path: Path, what: str, error: type[Exception]) -> str:
+    """A JSONL file's text; `error` names the file (and the line of a byte that is not UTF-8) when it can't be read."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise error(f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8") from None
+
+
 def load_questions(path: str | Path) -> list[BenchQuestion]:
     """Read a JSONL suite: one JSON object a line with "question" and "answers" (a list of acceptable answers, or a
     single answer), and optionally "evidence" (page titles), "id" (default "q-<line>") and any other fields.
     Blank lines are skipped. Problems raise SuiteError naming the file and line."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SuiteError(f"{path}: cannot read the question file ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise SuiteError(f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8") \
-            from None
+    text = read_text_file(path, "the question file", SuiteError)
     questions: list[BenchQuestion] = []
     first_line: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
