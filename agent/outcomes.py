@@ -86,7 +86,15 @@ class ToolDenied(StepResult):
                    "again: use another tool, or answer from what you have.")
 
 
-Outcome = Union[ToolObserved, ToolDenied, FinalAccepted, FinalSentBack, ParseFailed, RepeatWarned]
+@dataclass(frozen=True)
+class ReplyCut(StepResult):
+    """A reply that stopped on the token limit, also when asked again shorter: nothing in it is used (its last field
+    may be incomplete). It is no parse error: it neither counts toward nor resets the parse-error stop."""
+    observation: str
+    kind: StepOutcome = StepOutcome.reply_cut
+
+
+Outcome = Union[ToolObserved, ToolDenied, FinalAccepted, FinalSentBack, ParseFailed, RepeatWarned, ReplyCut]
 
 
 @dataclass(frozen=True)
@@ -123,7 +131,8 @@ class RunState:
 
     def apply(self, step: Step, outcome: Outcome) -> None:
         self.steps.append(step)
-        self.consecutive_parse_errors = self.consecutive_parse_errors + 1 if isinstance(outcome, ParseFailed) else 0
+        if not isinstance(outcome, ReplyCut):
+            self.consecutive_parse_errors = self.consecutive_parse_errors + 1 if isinstance(outcome, ParseFailed) else 0
         self.final_rejections += isinstance(outcome, FinalSentBack)
         self.repeated_tool = outcome.tool if isinstance(outcome, RepeatWarned) else None
         if isinstance(outcome, (ToolObserved, RepeatWarned, ToolDenied)):  # asking again for a denied call repeats
@@ -160,6 +169,8 @@ def replayed(step: Step) -> Outcome:
     kind = step.outcome
     if step.is_final:
         return FinalSentBack(step.observation, check="") if step.observation else FinalAccepted()
+    if kind is StepOutcome.reply_cut:
+        return ReplyCut(step.observation)
     if kind is StepOutcome.parse_error or (kind is StepOutcome.unrecorded and step.parse_status is ParseStatus.error):
         return ParseFailed(step.observation)
     if kind is StepOutcome.repeat_warning:
