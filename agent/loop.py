@@ -11,7 +11,7 @@ from agent.approval import approval_of, approved
 from agent.config import AgentConfig
 from agent.events import (ActionEvent, Event, FinalEvent, LLMOutput, ObservationEvent, PlanMade, PromptSent,
                           StepRecorded, StepStarted)
-from agent.checks import judge_final
+from agent.checks import judge_final, refusal
 from agent.observations import observe
 from agent.outcomes import (FinalAccepted, FinalCandidate, Outcome, ParseFailed, ReplyCut, RepeatWarned, RunState,
                             StopRun, ToolDenied, ToolObserved)
@@ -216,6 +216,8 @@ class Agent:
         observation = state.injections.take_observation()
         if observation is not None:
             return ToolObserved(observation, 0.0)
+        if refused := refusal(self.config.action_checks, parsed.action, parsed.action_input, state.task):
+            return refused  # before the approver is asked: the call cannot answer the question
         if not approved(self.tools, self.config.approver, parsed.action, parsed.action_input):
             return ToolDenied.of(parsed.action)
         earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))

@@ -21,7 +21,7 @@ CSS = """
   margin:10px 0;background:#fff;scroll-margin-top:12px}
 .ponder .step.o-tool{border-left-color:#2da44e}
 .ponder .step.o-final{border-left-color:#0969da}
-.ponder .step.o-final_sent_back,.ponder .step.o-repeat_warning{border-left-color:#bf8700}
+.ponder .step.o-final_sent_back,.ponder .step.o-repeat_warning,.ponder .step.o-tool_refused{border-left-color:#bf8700}
 .ponder .step.o-parse_error,.ponder .step.o-reply_cut{border-left-color:#cf222e}
 .ponder .step.hl,.ponder .step:target{box-shadow:0 0 0 3px #54aeff66}
 .ponder .head{display:flex;gap:6px;align-items:baseline;flex-wrap:wrap;margin-bottom:4px}

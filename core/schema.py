@@ -40,6 +40,7 @@ class StepOutcome(str, enum.Enum):
     parse_error = "parse_error"          # nothing usable in the reply
     repeat_warning = "repeat_warning"    # the same call again: a warning instead of the tool
     tool_denied = "tool_denied"          # a tool that needs approval, refused
+    tool_refused = "tool_refused"        # a tool call an action check refused: it cannot answer the question
     reply_cut = "reply_cut"              # the reply stopped on the token limit, also when asked again: not used
     unrecorded = ""                      # a step stored before outcomes were recorded
 

@@ -356,10 +356,15 @@ def test_a_cut_reply_does_not_reset_the_parse_error_count_either():
                                                                                  StepOutcome.parse_error]
 
 
-def test_a_resumed_run_reads_its_cut_steps_back():
+def test_a_resumed_run_reads_its_cut_and_refused_steps_back():
     steps = [Step(index=0, raw="hmm", parse_status=ParseStatus.error, outcome=StepOutcome.parse_error, observation="?"),
              Step(index=1, raw=PASTE, parse_status=ParseStatus.error, outcome=StepOutcome.reply_cut,
-                  observation=CUT_OFF, cut_replies=[PASTE])]
-    assert isinstance(replayed(steps[1]), ReplyCut)
+                  observation=CUT_OFF, cut_replies=[PASTE]),
+             Step(index=2, action="date_diff", action_input="1564", outcome=StepOutcome.tool_refused,
+                  observation="date_diff needs both dates here", verdicts={"a_check": "date_diff needs both dates"})]
     state = RunState("x", steps, started=0.0)
+    assert state.consecutive_parse_errors == 0 and state.seen == {("date_diff", "1564"): [2]}
+    assert isinstance(replayed(steps[1]), ReplyCut)
+    assert replayed(steps[2]).check == "a_check"
+    state = RunState("x", steps[:2], started=0.0)
     assert state.consecutive_parse_errors == 1  # the cut step neither counted nor reset it
