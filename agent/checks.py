@@ -6,17 +6,34 @@ that sends the answer back to the model.
   Daguerre", after reading only the Photography page (which names Daguerre, not the phonograph), goes back.
 - every_part_answered: a question in several parts ("..., and what is ...?") needs an answer that touches each
   part; an answer that leaves one out goes back.
+
+And action checks (agent.outcomes.ActionCheck), consulted before a tool runs: each returns None to let the call
+run, or the observation that refuses it.
+
+- date_diff_needs_two_dates: date_diff given one date counts from it to today. When the question says nothing of
+  today (a span between two births, say), that cannot be its answer: the call is refused and both dates asked for.
 """
 from __future__ import annotations
 
+import inspect
 import re
 
 from agent.grounding import numbers_are_grounded
-from agent.outcomes import FinalAccepted, FinalCandidate, FinalCheck, FinalSentBack
+from agent.outcomes import (
+    ActionCheck,
+    FinalAccepted,
+    FinalCandidate,
+    FinalCheck,
+    FinalSentBack,
+    ToolRefused,
+)
 from core.llm import LLMError, Message
 from core.support import key_words, names, unsupported_names
+from tools.base import ToolError, tool_arguments
+from tools.clock import date_diff, date_diff_ends, is_today
 
-__all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "question_parts", "CHECKS"]
+__all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "question_parts", "CHECKS",
+           "date_diff_needs_two_dates", "refusal"]
 
 def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> FinalAccepted | FinalSentBack:
     """Each check may send the answer back, a bounded number of times a run (may_send_back); after that the
@@ -29,6 +46,37 @@ def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> Final
         if message and may_send_back:
             return FinalSentBack(message, check=name, verdicts=verdicts)
     return FinalAccepted(verdicts=verdicts)
+
+
+def refusal(checks: list[ActionCheck], action: str, action_input: str, task: str) -> ToolRefused | None:
+    """The first action check's refusal of this call, or None: the tool may run."""
+    for check in checks:
+        message = check(action, action_input, task)
+        if message:
+            name = getattr(check, "__name__", type(check).__name__)
+            return ToolRefused(message, check=name, verdicts={name: message})
+    return None
+
+
+# A question about today: the words that make a span from one date to today its answer.
+_ABOUT_TODAY = re.compile(r"\b(?:today|now|nowadays|current(?:ly)?|present|ago|ages?|aged|how old|this year|as of|"
+                          r"since|so far)\b", re.IGNORECASE)
+_DATE_DIFF_PARAMS = list(inspect.signature(date_diff).parameters)
+
+
+def date_diff_needs_two_dates(action: str, action_input: str, task: str) -> str | None:
+    if action.strip().lower() != date_diff.__name__ or _ABOUT_TODAY.search(task):
+        return None
+    try:
+        arguments = tool_arguments(action_input, _DATE_DIFF_PARAMS, date_diff.__name__)
+        start, end = date_diff_ends(**{name: str(value) for name, value in arguments.items()})
+    except (ToolError, TypeError):  # no start, or an unknown argument: the tool itself says what is wrong
+        return None
+    if not (is_today(start) or is_today(end)) or is_today(start) and is_today(end):
+        return None
+    given = (end if is_today(start) else start).strip()
+    return (f"date_diff needs both dates here: the question asks for a span between two dates, not from {given} to "
+            f"today. Give the two dates in one input: {given}, <the other date>.")
 
 
 _PARTS = re.compile(r",?\s+and\s+(?=(?:what|which|when|where|who|how|why|is|are|does|did)\b)|[?;]\s+(?=\S)",

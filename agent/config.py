@@ -6,8 +6,9 @@ from typing import Callable
 
 from pydantic import BaseModel, Field
 
+from agent.checks import date_diff_needs_two_dates
 from agent.grounding import numbers_are_grounded
-from agent.outcomes import FinalCheck
+from agent.outcomes import ActionCheck, FinalCheck
 
 
 class AgentConfig(BaseModel):
@@ -25,6 +26,9 @@ class AgentConfig(BaseModel):
     # max_final_rejections times a run: the model may know better, and then it repeats its answer.
     final_answer_checks: list[FinalCheck] = Field(default_factory=lambda: [numbers_are_grounded])
     max_final_rejections: int = Field(2, ge=0)
+    # Consulted before each tool call (see agent.outcomes.ActionCheck): one may refuse a call that cannot answer the
+    # question, and its message is the step's observation instead of the tool's.
+    action_checks: list[ActionCheck] = Field(default_factory=lambda: [date_diff_needs_two_dates])
     # --plan: a numbered plan before the first step, shown in every prompt with its progress; rewritten after a
     # lookup for an open item finds nothing, at most once every plan_revise_every steps.
     plan: bool = False

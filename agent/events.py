@@ -25,11 +25,14 @@ class PromptSent(BaseModel):
 
 
 class LLMOutput(BaseModel):
+    """One reply of the model. truncated: it stopped on the token limit, and the step asks again once, with the
+    same prompt and agent.prompts.CUT_RETRY after its last message (so a step may have two of these)."""
     type: Literal["llm_output"] = "llm_output"
     index: int
     text: str
     usage: Usage
     seconds: float
+    truncated: bool = False
 
 
 class ActionEvent(BaseModel):

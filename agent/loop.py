@@ -7,19 +7,20 @@ import uuid
 from typing import Callable, Generator, Iterator, Sequence
 
 from agent import openings, planning, prompts, research
+from agent.approval import approval_of, approved
 from agent.config import AgentConfig
 from agent.events import (ActionEvent, Event, FinalEvent, LLMOutput, ObservationEvent, PromptSent,
                           StepRecorded, StepStarted)
-from agent.checks import judge_final
+from agent.checks import judge_final, refusal
 from agent.observations import observe
-from agent.outcomes import (FinalAccepted, FinalCandidate, Outcome, ParseFailed, RepeatWarned, RunState, StopRun,
-                            ToolDenied, ToolObserved)
+from agent.outcomes import (FinalAccepted, FinalCandidate, Outcome, ParseFailed, ReplyCut, RepeatWarned, RunState,
+                            StopRun, ToolDenied, ToolObserved)
 from agent.parser import Parsed, parse
 from agent.stepping import Injections, Run
 from agent.trace import TraceWriter
 from core.clock import SYSTEM_CLOCK, Clock
 from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
-from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, repeat_key
+from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, Usage, repeat_key
 from memory.base import Context, Memory
 from memory.ledger import facts_of, ledger, table
 from memory.strategies import full_history
@@ -64,7 +65,7 @@ class Agent:
         answer, forced = None, False
         try:
             for event in openings.opened(self, state, memory):  # a plan, a split among helpers
-                yield _log(trace, event)
+                yield trace.log(event)
             while True:
                 if reason := state.limit_reached(self.config):
                     raise StopRun(reason)
@@ -87,13 +88,13 @@ class Agent:
     def _step(self, memory: Memory, trace: TraceWriter, state: RunState) -> Generator[Event, None, tuple]:
         """One turn: prompt, the model's action, its outcome; the step is stored before it is reported."""
         index, started = len(state.steps), time.time()
-        yield _log(trace, StepStarted(index=index))
+        yield trace.log(StepStarted(index=index))
         shown, messages, memory_seconds = self._prompt(memory, state)
-        yield _log(trace, PromptSent(index=index, messages=[m.model_dump() for m in messages], recalled=shown.retrieved,
-                                     summary_upto=shown.summary_upto, memory_tokens=shown.tokens))
-        completion, llm_seconds = self._think(messages, state)
-        yield _log(trace, LLMOutput(index=index, text=completion.text, usage=completion.usage, seconds=llm_seconds))
-        parsed = parse(completion.text)
+        yield trace.log(PromptSent(index=index, messages=[m.model_dump() for m in messages], recalled=shown.retrieved,
+                                   summary_upto=shown.summary_upto, memory_tokens=shown.tokens))
+        replies, llm_seconds = yield from self._think(messages, state, trace, index)
+        completion = replies[-1]  # the reply the step uses; a cut one before it was asked again
+        parsed = parse(completion.text, cut=completion.truncated)
         yield ActionEvent(index=index, thought=parsed.thought, action=parsed.action,
                           action_input=parsed.action_input, parse_status=parsed.status)
         parsed = state.injections.edit(parsed)  # a person may replace the action the model proposed
@@ -102,18 +103,19 @@ class Agent:
             yield ObservationEvent(index=index, observation=outcome.observation, seconds=outcome.seconds)
         step = Step(index=index, thought=parsed.thought, action=parsed.action, action_input=parsed.action_input,
                     observation=outcome.observation, raw=completion.text, parse_status=parsed.status,
-                    usage=completion.usage, started_at=started, outcome=outcome.kind, verdicts=outcome.verdicts,
+                    usage=sum((reply.usage for reply in replies), Usage()), started_at=started, outcome=outcome.kind,
+                    verdicts=outcome.verdicts, cut_replies=[reply.text for reply in replies[:-1]],
                     timings=Timings(llm_seconds=llm_seconds, tool_seconds=outcome.seconds,
                                     memory_seconds=memory_seconds),
                     tool_calls=outcome.calls, findings=outcome.findings, injected=state.injections.take_used(),
-                    approval=self._approval_of(parsed, outcome))
+                    approval=approval_of(self.tools, parsed.action, outcome))
         step.facts = facts_of(step)  # only what code finds quoted in the observation
         self._record(memory, step, shown, messages, state)
         state.apply(step, outcome)
-        yield _log(trace, StepRecorded(step=step))
+        yield trace.log(StepRecorded(step=step))
         revised = state.planner.revise(state.steps) if state.planner else None
         if revised:
-            yield _log(trace, openings.plan_event(revised, state, memory))
+            yield trace.log(openings.plan_event(revised, state, memory))
         return step, outcome
 
     # ---- helpers -------------------------------------------------------------------------------------------
@@ -156,12 +158,22 @@ class Agent:
                                           brief=self.config.brief)
         return shown, messages, state.storing_seconds + time.perf_counter() - start
 
-    def _think(self, messages: list[Message], state: RunState) -> tuple[Completion, float]:
-        injected = state.injections.completion()
-        if injected is not None:
-            return injected, 0.0
+    def _think(self, messages: list[Message], state: RunState, trace: TraceWriter,
+               index: int) -> Generator[Event, None, tuple[list[Completion], float]]:
+        """The model's replies, the one to use last: a reply cut off at the token limit is asked for again, shorter,
+        once (agent.prompts.CUT_RETRY). Each is traced as it comes."""
         names = [name for name in self.tools.names if self.config.actions is None or name in self.config.actions]
-        return self._complete(messages, state, tool_names=state.allowed(names))
+        injected, tools = state.injections.completion(), state.allowed(names)
+        replies, seconds = [], 0.0
+        for prompt in (messages, prompts.after_cut(messages)):
+            completion, took = (injected, 0.0) if injected is not None else self._complete(prompt, state, tools)
+            replies.append(completion)
+            seconds += took
+            yield trace.log(LLMOutput(index=index, text=completion.text, usage=completion.usage, seconds=took,
+                                      truncated=completion.truncated))
+            if not completion.truncated:
+                break
+        return replies, seconds
 
     def _complete(self, messages: list[Message], state: RunState, tool_names=()) -> tuple[Completion, float]:
         start = time.perf_counter()
@@ -181,11 +193,14 @@ class Agent:
             return judge_final(self.config.final_answer_checks, candidate,
                                may_send_back=state.final_rejections < self.config.max_final_rejections)
         if parsed.status is ParseStatus.error:
-            return ParseFailed(parsed.error or "Error: could not parse your output.")
+            problem = parsed.error or "Error: could not parse your output."
+            return ReplyCut(problem) if parsed.cut else ParseFailed(problem)
         observation = state.injections.take_observation()
         if observation is not None:
             return ToolObserved(observation, 0.0)
-        if not self._approved(parsed):
+        if refused := refusal(self.config.action_checks, parsed.action, parsed.action_input, state.task):
+            return refused  # before the approver is asked: the call cannot answer the question
+        if not approved(self.tools, self.config.approver, parsed.action, parsed.action_input):
             return ToolDenied.of(parsed.action)
         earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))
         if earlier:
@@ -193,19 +208,6 @@ class Agent:
         facts = ledger(state.steps) if self.config.research else []  # a lead computes over its facts table
         return research.named(observe(self.tools, parsed.action, research.resolve(parsed.action_input, facts),
                                       self.config.tool_timeout_seconds, self.config.observation_max_chars), facts)
-
-    def _approved(self, parsed: Parsed) -> bool:
-        tool = self.tools.get(parsed.action)
-        if tool is None or not tool.needs_approval:
-            return True
-        approver = self.config.approver
-        return bool(approver and approver(tool.name, parsed.action_input))
-
-    def _approval_of(self, parsed: Parsed, outcome: Outcome) -> str:
-        if isinstance(outcome, ToolDenied):
-            return "denied"
-        tool = self.tools.get(parsed.action)
-        return "approved" if isinstance(outcome, ToolObserved) and tool and tool.needs_approval else ""
 
     def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message], state: RunState) -> None:
         start = time.perf_counter()  # the step is stored as traced: this time counts in the next step's memory time
@@ -222,11 +224,6 @@ class Agent:
         parsed = parse(completion.text)  # the model may still answer in the step format
         text = parsed.action_input if parsed.action == FINAL_ACTION else completion.text
         return (text.strip() or None), True
-
-
-def _log(trace: TraceWriter, event: Event) -> Event:
-    trace.write(event)
-    return event
 
 
 def new_run_id() -> str:

@@ -86,7 +86,26 @@ class ToolDenied(StepResult):
                    "again: use another tool, or answer from what you have.")
 
 
-Outcome = Union[ToolObserved, ToolDenied, FinalAccepted, FinalSentBack, ParseFailed, RepeatWarned]
+@dataclass(frozen=True)
+class ToolRefused(StepResult):
+    """A tool call an action check refused (see ActionCheck): it cannot answer the question as asked; the tool did
+    not run, and the check's message says what call would."""
+    observation: str
+    check: str
+    verdicts: dict = field(default_factory=dict)  # check name -> its message
+    kind: StepOutcome = StepOutcome.tool_refused
+
+
+@dataclass(frozen=True)
+class ReplyCut(StepResult):
+    """A reply that stopped on the token limit, also when asked again shorter: nothing in it is used (its last field
+    may be incomplete). It is no parse error: it neither counts toward nor resets the parse-error stop."""
+    observation: str
+    kind: StepOutcome = StepOutcome.reply_cut
+
+
+Outcome = Union[ToolObserved, ToolDenied, ToolRefused, FinalAccepted, FinalSentBack, ParseFailed, RepeatWarned,
+                ReplyCut]
 
 
 @dataclass(frozen=True)
@@ -101,6 +120,9 @@ class FinalCandidate:
 
 # A check returns None to accept, or the message that sends the answer back to the model.
 FinalCheck = Callable[[FinalCandidate], Union[str, None]]
+# Consulted before a tool runs: check(action, action_input, task) returns None to let it run, or the observation
+# that refuses it (the call cannot answer the question; the message says what would).
+ActionCheck = Callable[[str, str, str], str | None]
 
 
 class RunState:
@@ -124,12 +146,14 @@ class RunState:
 
     def apply(self, step: Step, outcome: Outcome) -> None:
         self.steps.append(step)
-        self.consecutive_parse_errors = self.consecutive_parse_errors + 1 if isinstance(outcome, ParseFailed) else 0
+        if not isinstance(outcome, ReplyCut):
+            self.consecutive_parse_errors = self.consecutive_parse_errors + 1 if isinstance(outcome, ParseFailed) else 0
         self.final_rejections += isinstance(outcome, FinalSentBack)
         self.repeated_tool = outcome.tool if isinstance(outcome, RepeatWarned) else None
         if step.findings is not None and step.findings.usage is not None:  # a sub-agent's calls count here too
             self.usage = self.usage + step.findings.usage
-        if isinstance(outcome, (ToolObserved, RepeatWarned, ToolDenied)):  # asking again for a denied call repeats
+        if isinstance(outcome, (ToolObserved, RepeatWarned, ToolDenied, ToolRefused)):  # asking again for a denied or
+            # refused call repeats
             self.seen.setdefault(repeat_key(step.action, step.action_input), []).append(step.index)
 
     def limit_reached(self, config) -> StopReason | None:
@@ -163,6 +187,10 @@ def replayed(step: Step) -> Outcome:
     kind = step.outcome
     if step.is_final:
         return FinalSentBack(step.observation, check="") if step.observation else FinalAccepted()
+    if kind is StepOutcome.reply_cut:
+        return ReplyCut(step.observation)
+    if kind is StepOutcome.tool_refused:
+        return ToolRefused(step.observation, check=next(iter(step.verdicts), ""), verdicts=dict(step.verdicts))
     if kind is StepOutcome.parse_error or (kind is StepOutcome.unrecorded and step.parse_status is ParseStatus.error):
         return ParseFailed(step.observation)
     if kind is StepOutcome.repeat_warning:

@@ -37,6 +37,8 @@ or, when you know the answer:
 Thought: <your reasoning>
 Action: Final
 Action Input: <the complete answer>"""
+CUT_OFF = ("Your reply was cut off at the length limit, so none of it was used. Write the three lines again, "
+           "shorter: a short Thought and a short Action Input.")
 
 
 class Parsed(BaseModel):
@@ -45,6 +47,7 @@ class Parsed(BaseModel):
     action_input: str = ""    # the answer text when action == "Final"
     status: ParseStatus = ParseStatus.ok
     error: str | None = None  # for the model: what was wrong and the format to use
+    cut: bool = False         # the reply stopped on the token limit (status error: nothing in it is used)
 
     @property
     def is_final(self) -> bool:
@@ -306,8 +309,14 @@ def _error(problem: str) -> Parsed:
     return Parsed(status=ParseStatus.error, error=f"Your reply could not be used: {problem}.\n{FORMAT_HELP}")
 
 
-def parse(text: str) -> Parsed:
-    """Parse one model reply. Never raises; on failure status is error and .error tells the model why."""
+def parse(text: str, cut: bool = False) -> Parsed:
+    """Parse one model reply. Never raises; on failure status is error and .error tells the model why.
+
+    cut: the reply stopped on the backend's token limit (core.llm.Completion.truncated). Its last field may end
+    mid-way (a truncated answer, half an input), so none of it is used: status error, .cut set, .error asks for a
+    shorter reply."""
+    if cut:
+        return Parsed(status=ParseStatus.error, error=CUT_OFF, cut=True)
     if not isinstance(text, str) or not text.strip():
         return _error("it was empty")
     text = text.replace("\r\n", "\n").replace("\u00a0", " ").strip()

@@ -130,6 +130,20 @@ def memory_budget(llm, tools: str, task: str, today: str, n_ctx: int | None = No
     return max(MIN_MEMORY_BUDGET, int(window * WINDOW_SHARE) - fixed - getattr(llm, "max_tokens", 512))
 
 
+# Added to the prompt of a step whose reply stopped on the token limit, to ask for it once more.
+CUT_RETRY = ("Your reply was cut off at the length limit. Write the three lines again, shorter: a short Thought and "
+             "a short Action Input.")
+
+
+def after_cut(messages: Sequence[Message]) -> list[Message]:
+    """The prompt again, CUT_RETRY appended to its last user message (a turn of its own after anything else): the
+    prompt's cached prefix is reused, and roles still alternate for chat templates that insist on it."""
+    messages = list(messages)
+    if messages and messages[-1].role == "user":
+        return [*messages[:-1], Message(role="user", content=f"{messages[-1].content}\n\n{CUT_RETRY}")]
+    return [*messages, Message(role="user", content=CUT_RETRY)]
+
+
 def build_forced_final(task: str, context: Context, today: str, facts: str = "") -> list[Message]:
     """The last-chance call: the work so far (and a lead's facts table), then the request for the best answer."""
     work = CONTEXT_HEADER.format(context=context.text) + (f"\n{facts}\n" if facts else "")

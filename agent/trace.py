@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Iterator, TextIO, TypeVar
 
 from pydantic import BaseModel
 
 from core.secrets import redact
+
+E = TypeVar("E", bound=BaseModel)
 
 
 class TraceWriter:
@@ -31,6 +33,11 @@ class TraceWriter:
             exclude = {"result": {"steps"}} if getattr(event, "type", "") == "final" else None
             self._file.write(redact(event.model_dump_json(exclude=exclude)) + "\n")
             self._file.flush()
+
+    def log(self, event: E) -> E:
+        """Write the event and return it: the loop yields what it logs."""
+        self.write(event)
+        return event
 
     def close(self) -> None:
         if self._file:

@@ -21,8 +21,8 @@ CSS = """
   margin:10px 0;background:#fff;scroll-margin-top:12px}
 .ponder .step.o-tool{border-left-color:#2da44e}
 .ponder .step.o-final{border-left-color:#0969da}
-.ponder .step.o-final_sent_back,.ponder .step.o-repeat_warning{border-left-color:#bf8700}
-.ponder .step.o-parse_error{border-left-color:#cf222e}
+.ponder .step.o-final_sent_back,.ponder .step.o-repeat_warning,.ponder .step.o-tool_refused{border-left-color:#bf8700}
+.ponder .step.o-parse_error,.ponder .step.o-reply_cut{border-left-color:#cf222e}
 .ponder .step.hl,.ponder .step:target{box-shadow:0 0 0 3px #54aeff66}
 .ponder .head{display:flex;gap:6px;align-items:baseline;flex-wrap:wrap;margin-bottom:4px}
 .ponder .head .no{font-weight:700;color:#1f2328;text-decoration:none;margin-right:4px}
@@ -108,8 +108,11 @@ def step_html(step: Step, *, recalled: Sequence[int] = (), recalled_label: str =
     if injected:
         badges.append(f'<span class="badge injected">injected: {esc(", ".join(injected))}</span>')
     parts = [f'<div class="head"><a class="no" href="#step-{step.index}">step {step.index}</a>{"".join(badges)}</div>']
+    for cut in getattr(step, "cut_replies", None) or []:
+        parts.append(_folded(f"reply cut off at the token limit, asked again ({len(cut)} chars)", cut, "raw"))
     if step.parse_status.value == "error":
-        parts.append(_folded(f"unparsable reply ({len(step.raw)} chars)", step.raw, "raw", open_=True))
+        what = "reply cut off at the token limit" if outcome == "reply_cut" else "unparsable reply"
+        parts.append(_folded(f"{what} ({len(step.raw)} chars)", step.raw, "raw", open_=True))
     else:
         if step.thought:
             parts.append(_field("Thought", esc(step.thought), "thought"))

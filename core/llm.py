@@ -22,6 +22,9 @@ class Completion(BaseModel):
     text: str
     usage: Usage
     model: str = ""
+    # The reply stopped on the backend's token limit (finish_reason "length"), not on its own end or a stop
+    # sequence: its last line may be cut mid-way.
+    truncated: bool = False
 
 
 class LLMError(RuntimeError):

@@ -40,6 +40,8 @@ class StepOutcome(str, enum.Enum):
     parse_error = "parse_error"          # nothing usable in the reply
     repeat_warning = "repeat_warning"    # the same call again: a warning instead of the tool
     tool_denied = "tool_denied"          # a tool that needs approval, refused
+    tool_refused = "tool_refused"        # a tool call an action check refused: it cannot answer the question
+    reply_cut = "reply_cut"              # the reply stopped on the token limit, also when asked again: not used
     unrecorded = ""                      # a step stored before outcomes were recorded
 
     def __str__(self) -> str:  # the value, in f-strings and HTML alike (3.12 changed str-mixin formatting)
@@ -174,6 +176,9 @@ class Step(BaseModel):
     facts: list[Fact] = Field(default_factory=list)  # what this step established (the run's facts ledger)
     # "action" / "observation": written by a person, not the model or the tool (agent.stepping)
     injected: list[str] = Field(default_factory=list)
+    # Replies cut off at the token limit before `raw`, each asked for again, shorter (their text; their usage is in
+    # `usage`). When `raw` itself was cut too, the outcome is reply_cut.
+    cut_replies: list[str] = Field(default_factory=list)
 
     @property
     def is_final(self) -> bool:

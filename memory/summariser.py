@@ -109,7 +109,8 @@ class Summariser:
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?:st|nd|rd|th)?(?![\w])")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 CARRIED_PER_STEP = 3
-_NOT_OBSERVED = (StepOutcome.parse_error, StepOutcome.repeat_warning)  # their observations are ours
+# their observations are ours, not a tool's
+_NOT_OBSERVED = (StepOutcome.parse_error, StepOutcome.repeat_warning, StepOutcome.tool_refused, StepOutcome.reply_cut)
 CARRIED_CHARS = 200
 CARRIED_MARGIN = 50   # characters kept either side of a carried number
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from agent.events import ActionEvent, Event, FinalEvent, LessonWritten, ObservationEvent, PlanMade, StepStarted
+from agent.events import (ActionEvent, Event, FinalEvent, LessonWritten, LLMOutput, ObservationEvent, PlanMade,
+                          StepStarted)
 from core.schema import ParseStatus, RunResult, Step
 from core.text import clip
 
@@ -18,6 +19,8 @@ class LiveView:
         c = self.console
         if isinstance(event, StepStarted):
             c.rule(f"step {event.index}", style="dim")
+        elif isinstance(event, LLMOutput) and event.truncated:
+            c.print("[yellow]the reply was cut off at the token limit[/yellow]")
         elif isinstance(event, ActionEvent):
             if event.parse_status is ParseStatus.error:
                 c.print("[red]could not parse the model's output[/red]")
@@ -65,8 +68,9 @@ def print_trace(events, console: Console) -> None:
             usage = raw.get("usage", {})
             cached = usage.get("cached_prompt_tokens")
             reused = f" ({cached} reused from cache)" if cached else ""
+            cut = ", cut off at the token limit" if raw.get("truncated") else ""
             console.print(f"[dim]llm: {raw.get('seconds', 0):.2f} s, {usage.get('prompt_tokens', 0)} prompt{reused} + "
-                          f"{usage.get('completion_tokens', 0)} completion tokens[/dim]")
+                          f"{usage.get('completion_tokens', 0)} completion tokens{cut}[/dim]")
         elif kind == "step_recorded":
             step = Step(**raw["step"])
             steps.append(step)

@@ -24,6 +24,7 @@ class Reply:
     cached_tokens: int | None = None         # usage.prompt_tokens_details.cached_tokens, as caching servers send
     fault: str | None = None                 # "truncate": headers promise more body than is sent, then close;
     #                                          "drop": close the connection without sending any response
+    finish_reason: str = "stop"              # "length": the server stopped the reply on its max_tokens
 
 
 FAULTS = ("truncate", "drop")
@@ -178,7 +179,7 @@ def _completion_body(reply: Reply, model: str) -> dict:
     body = {
         "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.text},
-                     "finish_reason": "stop"}],
+                     "finish_reason": reply.finish_reason}],
     }
     if reply.usage is not None:
         prompt, completion_tokens = reply.usage

@@ -3,9 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from agent.checks import every_part_answered, names, names_are_grounded, question_parts
+from agent.checks import (
+    date_diff_needs_two_dates,
+    every_part_answered,
+    names,
+    names_are_grounded,
+    question_parts,
+)
 from agent.outcomes import FinalCandidate
-from core.schema import Step
+from core.schema import Step, StepOutcome, StopReason
 
 PHOTOGRAPHY = ("Photography, art and practice of creating images (offline Wikipedia): Photography is the art of "
                "creating durable images by recording light. The daguerreotype of Louis Daguerre was announced in 1839.")
@@ -72,3 +78,83 @@ def test_a_check_may_be_an_llm_call_and_its_verdict_is_on_the_final_step():
     assert judge_llm.grammars == [answer_judge(judge_llm).__globals__["JUDGE_GBNF"]] * 2
     with pytest.raises(ValueError):
         checks_named("judge")  # no model to judge with
+
+
+# ---- action checks: date_diff with one date, for a question about two ----
+
+TWO_BIRTHS = "How many years after Galileo Galilei was born was Isaac Newton born?"
+
+
+@pytest.mark.parametrize("action_input", ["1564", '"1564"', '{"start": "1564"}', '{"start": 1564}', "1564 to today",
+                                          '{"start": "1564", "end": "today"}', "February 15, 1564", "1564-02-15"])
+def test_date_diff_with_one_date_is_refused_for_a_span_between_two(action_input):
+    message = date_diff_needs_two_dates("date_diff", action_input, TWO_BIRTHS)
+    assert message and message.startswith("date_diff needs both dates here: the question asks for a span between "
+                                           "two dates, not from ")
+    assert "to today" in message and "Give the two dates" in message
+
+
+def test_the_refusal_names_the_date_given():
+    assert date_diff_needs_two_dates("date_diff", "1564", TWO_BIRTHS).endswith(
+        "not from 1564 to today. Give the two dates in one input: 1564, <the other date>.")
+
+
+@pytest.mark.parametrize("task", [
+    "How old would Galileo Galilei be today if he were alive?",
+    "How many years ago was Galileo Galilei born?",
+    "How long ago did Apollo 11 land on the Moon?",
+    "What would Galileo's age be now?",
+    "How many years have passed since the Battle of Hastings?",
+    "Is the current president older than the Eiffel Tower?",
+])
+def test_one_date_is_allowed_when_the_question_is_about_today(task):
+    assert date_diff_needs_two_dates("date_diff", "1564", task) is None
+
+
+@pytest.mark.parametrize("action_input", ["1564, 1642", "1564 to 1642", '{"start": "1564", "end": "1642"}',
+                                          "February 15, 1564 | December 25, 1642", "1564-02-15, 1642-12-25"])
+def test_two_dates_are_allowed(action_input):
+    assert date_diff_needs_two_dates("date_diff", action_input, TWO_BIRTHS) is None
+
+
+def test_only_date_diff_calls_are_checked():
+    assert date_diff_needs_two_dates("calculator", "1564", TWO_BIRTHS) is None
+    assert date_diff_needs_two_dates("date_diff", '{"when": 1, "other": 2}', TWO_BIRTHS) is None  # the tool's error
+
+
+def run_two_births(*replies: str, **config):
+    from agent.config import AgentConfig
+    from agent.llm.replay import Replay
+    from agent.loop import Agent
+    from tools.base import ToolRegistry
+    from tools.clock import date_diff
+
+    llm = Replay(list(replies))
+    return llm, Agent(llm, ToolRegistry([date_diff]), config=AgentConfig(**config)).run(TWO_BIRTHS)
+
+
+def test_the_loop_refuses_the_call_before_the_tool_runs_and_the_model_reads_why():
+    llm, result = run_two_births(
+        "Thought: Galileo was born in 1564.\nAction: date_diff\nAction Input: 1564",
+        "Thought: Both births then.\nAction: date_diff\nAction Input: 1564, 1642",
+        "Thought: Done.\nAction: Final\nAction Input: Newton was born 78 years after Galileo.")
+    refused, ran = result.steps[0], result.steps[1]
+    assert refused.outcome is StepOutcome.tool_refused and refused.observation.startswith("date_diff needs both dates")
+    assert "years" not in refused.observation  # no count up to today: the tool did not run
+    assert refused.verdicts == {"date_diff_needs_two_dates": refused.observation}
+    assert refused.observation in llm.calls[1][-1].content
+    assert ran.outcome is StepOutcome.tool and "78 years" in ran.observation
+    assert result.answer == "Newton was born 78 years after Galileo."
+
+
+def test_without_the_check_the_one_date_call_runs():
+    _, result = run_two_births("Thought: Galileo was born in 1564.\nAction: date_diff\nAction Input: 1564",
+                               "Thought: Done.\nAction: Final\nAction Input: I cannot say.", action_checks=[])
+    assert result.steps[0].outcome is StepOutcome.tool and "start 1564 to end" in result.steps[0].observation
+
+
+def test_asking_again_for_a_refused_call_is_a_repeat():
+    _, result = run_two_births(*["Thought: From 1564.\nAction: date_diff\nAction Input: 1564"] * 4,
+                               "Newton was born after Galileo.")
+    assert result.stop_reason is StopReason.repeated_action
+    assert {step.outcome for step in result.steps} == {StepOutcome.tool_refused}

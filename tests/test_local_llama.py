@@ -321,3 +321,16 @@ def test_with_a_small_window_the_real_model_compacts_and_the_folded_facts_reach_
     assert {n for n in numbers if n not in text} == set(), notes["text"]
     assert local_token_counter(model_path)(notes["text"]) <= 0.35 * 1800 / 4   # well within the window
     assert json.loads(proc.stdout)["steps"]
+
+
+@pytest.mark.slow
+def test_a_reply_stopped_on_the_token_limit_says_so(llm):
+    ask = [Message(role="system", content=SYSTEM), user(QUESTION)]
+    whole = llm.complete(ask, tool_names=TOOLS)
+    limit, llm.max_tokens = llm.max_tokens, 6
+    try:
+        cut = llm.complete(ask, tool_names=TOOLS)
+    finally:
+        llm.max_tokens = limit
+    assert not whole.truncated and assert_parses(whole.text)
+    assert cut.truncated and cut.usage.completion_tokens == 6 and cut.text.startswith("Thought:")

@@ -7,11 +7,14 @@ import pytest
 
 from agent.config import AgentConfig
 from agent.events import FinalEvent, ObservationEvent, StepStarted
-from agent.llm.replay import Replay
+from agent.llm.replay import Cut, Replay
 from agent.loop import Agent
+from agent.outcomes import ReplyCut, RunState, replayed
+from agent.parser import CUT_OFF
+from agent.prompts import CUT_RETRY
 from agent.trace import read_trace
-from core.llm import Completion
-from core.schema import Step, StopReason, Usage
+from core.llm import Completion, count_tokens_fallback
+from core.schema import ParseStatus, Step, StepOutcome, StopReason, Usage
 from tests.mediawiki_server import start_mediawiki_server
 from tools.base import ToolRegistry, tool
 from tools.calculator import calculator
@@ -331,3 +334,64 @@ def test_the_stored_step_and_the_traced_step_have_the_same_timings(tmp_path):
     assert len(stored) == 3 and stored == traced == [s.timings.model_dump() for s in result.steps]
     # storing a step is memory's work toward the next prompt: it is in the next step's memory time
     assert all(t["memory_seconds"] >= 0.2 for t in stored[1:])
+
+
+# ---- replies cut off at the token limit ----
+
+PASTE = "Thought: I paste the page.\nAction: calculator\nAction Input: " + "1+" * 400  # stopped mid-input
+
+
+def test_a_cut_reply_is_asked_for_again_shorter_and_both_count(tmp_path):
+    llm = Replay([Cut(PASTE), step("Shorter.", "calculator", "6*7"), step("Done.", "Final", "42")])
+    result = Agent(llm, counting_tools(), config=AgentConfig(trace_dir=tmp_path)).run("What is 6 times 7?")
+    assert result.stop_reason is StopReason.final_answer and result.answer == "42"
+    first = result.steps[0]
+    assert (first.action, first.action_input, first.observation, first.outcome) == ("calculator", "6*7", "42", "tool")
+    assert first.cut_replies == [PASTE] and first.raw == step("Shorter.", "calculator", "6*7")
+    # asked again: the same prompt with the instruction after its last message
+    assert len(llm.calls) == 3 and llm.calls[1][:-1] == llm.calls[0][:-1]
+    assert llm.calls[1][-1].content == f"{llm.calls[0][-1].content}\n\n{CUT_RETRY}"
+    # the cut reply's tokens count, in the step and in the run
+    replies = [PASTE, first.raw, result.steps[1].raw]
+    assert first.usage.completion_tokens == count_tokens_fallback(PASTE) + count_tokens_fallback(first.raw)
+    assert result.usage.completion_tokens == sum(map(count_tokens_fallback, replies))
+    assert result.usage.prompt_tokens == sum(sum(count_tokens_fallback(m.content) for m in call) for call in llm.calls)
+    # and the trace shows it, marked
+    outputs = [event for event in read_trace(result.trace_path) if event["type"] == "llm_output"]
+    assert [(event["index"], event["truncated"], event["text"]) for event in outputs] == [
+        (0, True, PASTE), (0, False, first.raw), (1, False, result.steps[1].raw)]
+
+
+def test_cut_replies_never_count_toward_the_parse_error_stop():
+    """Six cut replies in a row (three steps, each asked twice): nothing in them is used, and the run goes on."""
+    llm = Replay([Cut(PASTE)] * 6 + [step("Short now.", "calculator", "6*7"), step("Done.", "Final", "42")])
+    result = Agent(llm, counting_tools(), config=AgentConfig(max_consecutive_parse_errors=3)).run("What is 6 times 7?")
+    assert result.stop_reason is StopReason.final_answer and result.answer == "42"
+    assert [s.outcome for s in result.steps] == [StepOutcome.reply_cut] * 3 + [StepOutcome.tool, StepOutcome.final]
+    cut = result.steps[0]
+    assert (cut.action, cut.action_input, cut.parse_status) == ("", "", ParseStatus.error)  # the calculator never ran
+    assert cut.observation == CUT_OFF and cut.raw == PASTE and cut.cut_replies == [PASTE]
+    assert CUT_OFF in llm.calls[2][-1].content  # the next step's prompt says why
+    assert len(llm.calls) == 8
+
+
+def test_a_cut_reply_does_not_reset_the_parse_error_count_either():
+    llm = Replay(["hmm", "hmm", Cut(PASTE), Cut(PASTE), "hmm", step("Done.", "Final", "4")])
+    result = Agent(llm, counting_tools(), config=AgentConfig(max_consecutive_parse_errors=3)).run("x")
+    assert result.stop_reason is StopReason.parse_errors
+    assert [s.outcome for s in result.steps] == [StepOutcome.parse_error] * 2 + [StepOutcome.reply_cut,
+                                                                                 StepOutcome.parse_error]
+
+
+def test_a_resumed_run_reads_its_cut_and_refused_steps_back():
+    steps = [Step(index=0, raw="hmm", parse_status=ParseStatus.error, outcome=StepOutcome.parse_error, observation="?"),
+             Step(index=1, raw=PASTE, parse_status=ParseStatus.error, outcome=StepOutcome.reply_cut,
+                  observation=CUT_OFF, cut_replies=[PASTE]),
+             Step(index=2, action="date_diff", action_input="1564", outcome=StepOutcome.tool_refused,
+                  observation="date_diff needs both dates here", verdicts={"a_check": "date_diff needs both dates"})]
+    state = RunState("x", steps, started=0.0)
+    assert state.consecutive_parse_errors == 0 and state.seen == {("date_diff", "1564"): [2]}
+    assert isinstance(replayed(steps[1]), ReplyCut)
+    assert replayed(steps[2]).check == "a_check"
+    state = RunState("x", steps[:2], started=0.0)
+    assert state.consecutive_parse_errors == 1  # the cut step neither counted nor reset it

@@ -42,6 +42,14 @@ def test_completion_sends_model_messages_stop_and_reports_usage():
     assert request.headers["authorization"] == "Bearer sk-test"
 
 
+def test_a_reply_the_server_stopped_on_max_tokens_is_marked_truncated():
+    with serve(completion("Thought: a long paste", finish_reason="length"), completion("Thought: whole")) as server:
+        llm = OpenAIChat(model="m", base_url=server.url, api_key="sk-test")
+        cut, whole = llm.complete(MESSAGES), llm.complete(MESSAGES)
+    assert cut.truncated and cut.text == "Thought: a long paste"
+    assert not whole.truncated
+
+
 def test_prompt_tokens_served_from_the_servers_cache_are_reported():
     with serve(completion("Thought: a\nAction: Final\nAction Input: b", usage=(900, 9), cached_tokens=850),
                completion("Thought: a\nAction: Final\nAction Input: b", usage=(900, 9))) as server:

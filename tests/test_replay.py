@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from agent.llm.replay import Replay
+from agent.llm.replay import Cut, Replay
 from core.llm import LLM, STOP_SEQUENCES, LLMError, Message, apply_stop, count_tokens_fallback
 
 ASK = [Message(role="system", content="sys prompt"), Message(role="user", content="What is 15**2?")]
@@ -115,3 +115,25 @@ def test_a_repeated_prefix_counts_as_cached_like_a_server_cache():
     assert first.cached_prompt_tokens == 0 and first.evaluated_prompt_tokens == first.prompt_tokens
     assert second.cached_prompt_tokens >= first.prompt_tokens - 1  # all of the first prompt was reused
     assert rewritten.cached_prompt_tokens == 0  # a change at the start invalidates everything after it
+
+
+def test_a_reply_scripted_as_cut_comes_back_truncated():
+    llm = Replay([Cut("Thought: a long paste"), "Thought: whole", Cut("Thought: t\nObservation: invented")])
+    assert llm.complete(ASK).truncated
+    assert not llm.complete(ASK).truncated
+    assert not llm.complete(ASK, stop=STOP_SEQUENCES).truncated  # a stop sequence ended it before the limit
+
+
+def test_a_cut_reply_in_a_trace_is_replayed_cut(tmp_path):
+    from agent.config import AgentConfig
+    from agent.loop import Agent
+    from tools.base import ToolRegistry
+    from tools.calculator import calculator
+
+    script = [Cut("Thought: paste\nAction: calculator\nAction Input: 1+1+1+"),
+              "Thought: short\nAction: calculator\nAction Input: 1+1", "Thought: done\nAction: Final\nAction Input: 2"]
+    first = Agent(Replay(script), ToolRegistry([calculator]), config=AgentConfig(trace_dir=tmp_path)).run("1+1?")
+    again = Agent(Replay(trace=first.trace_path), ToolRegistry([calculator])).run("1+1?")
+    assert [s.model_dump(exclude={"started_at", "timings"}) for s in again.steps] == \
+        [s.model_dump(exclude={"started_at", "timings"}) for s in first.steps]
+    assert again.steps[0].cut_replies == [script[0]]

@@ -176,14 +176,26 @@ def _years_only(first: str, last: str, clock: Clock) -> str | None:
             "the exact span.")
 
 
+def is_today(text: str) -> bool:
+    """Whether a date_diff end means today (as an end left out does)."""
+    return text.strip().strip("\"'").lower() in ("today", "now", "")
+
+
+def date_diff_ends(start: str, end: str = "today") -> tuple[str, str]:
+    """The two ends date_diff measures between, from its arguments: a range given as one input ('1564, 1642',
+    '1847-02-11 to 1931-10-18') is split; otherwise the end is as given (today when left out)."""
+    if is_today(end) and (pair := _split_range(start)):
+        return pair
+    return start, end
+
+
 def _date_diff(clock: Clock, start: str, end: str = "today") -> str:
     """Time between two dates in years, months and days, plus total days (e.g. someone's age).
 
     Input: {"start": "1847-02-11", "end": "1931-10-18"}, or just a start date to count up to today.
     Dates: YYYY-MM-DD, 'February 11, 1847', '11 Feb 1847' or 'today'. To get an age today, give the birth date.
     """
-    if end.strip().lower() == "today" and (pair := _split_range(start)):
-        start, end = pair
+    start, end = date_diff_ends(start, end)
     if (by_years := _years_only(start, end, clock)) is not None:
         return by_years
     first, last = parse_date(start, clock), parse_date(end, clock)

@@ -281,11 +281,11 @@ class LocalLlama:
             reused = _reused_prefix(cached_before, self._llama._input_ids, out["usage"]["prompt_tokens"])
             if saved is not None and not saved.is_file():
                 self._save_prompt_cache(saved)
-        usage = out["usage"]
-        return Completion(text=(out["choices"][0]["message"]["content"] or "").strip(),
+        usage, choice = out["usage"], out["choices"][0]
+        return Completion(text=(choice["message"]["content"] or "").strip(),
                           usage=Usage(prompt_tokens=usage["prompt_tokens"],
                                       completion_tokens=usage["completion_tokens"], cached_prompt_tokens=reused),
-                          model=self.name)
+                          model=self.name, truncated=choice.get("finish_reason") == "length")
 
     @contextmanager
     def kept_context(self) -> Iterator[None]:

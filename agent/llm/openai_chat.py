@@ -79,7 +79,8 @@ class OpenAIChat:
         else:
             usage = Usage(prompt_tokens=sum(count_tokens_fallback(m.content) for m in messages),
                           completion_tokens=count_tokens_fallback(text))
-        return Completion(text=text, usage=usage, model=response.model or self.model)
+        return Completion(text=text, usage=usage, model=response.model or self.model,
+                          truncated=response.choices[0].finish_reason == "length")
 
     def _first_served_model(self) -> str:
         """No model configured for a custom server: use the first one it serves (a local server has one)."""

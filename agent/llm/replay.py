@@ -2,7 +2,9 @@
 
 It behaves like a server would: output is cut at the first stop sequence, usage is reported, and every call is
 recorded (``.calls``, ``.stops``, ``.tool_names``) so tests can assert on the prompts. Token counts use the shared rough count
-(``count_tokens_fallback``: about 4 characters a token), so they are deterministic, not exact.
+(``count_tokens_fallback``: about 4 characters a token), so they are deterministic, not exact. A reply scripted as
+``Cut("...")`` comes back as one the server stopped on its token limit (``Completion.truncated``); a trace replays
+its cut replies as cut.
 """
 from __future__ import annotations
 
@@ -15,8 +17,13 @@ from core.llm import Completion, LLMError, Message, apply_stop, count_tokens_fal
 from core.schema import Usage
 
 
+class Cut(str):
+    """A scripted reply that the server stopped on its token limit (the text is what it sent before stopping)."""
+
+
 def load_trace_outputs(path: str | Path) -> list[str]:
-    """The LLM outputs of a recorded run: the "text" of every trace event with type "llm_output".
+    """The LLM outputs of a recorded run: the "text" of every trace event with type "llm_output" (a Cut when the
+    event says it was truncated).
 
     path is a trace.jsonl file or a run directory holding one.
     """
@@ -34,7 +41,7 @@ def load_trace_outputs(path: str | Path) -> list[str]:
         if isinstance(event, dict) and event.get("type") == "llm_output":
             if not isinstance(event.get("text"), str):
                 raise LLMError(f"trace {path}: event {number} is an llm_output without a text field")
-            outputs.append(event["text"])
+            outputs.append(Cut(event["text"]) if event.get("truncated") else event["text"])
     if not outputs:
         raise LLMError(f"trace {path} has no llm_output events to replay")
     return outputs
@@ -88,5 +95,6 @@ class Replay:
         prompt_tokens = sum(count_tokens_fallback(m.content) for m in messages)
         usage = Usage(prompt_tokens=prompt_tokens, completion_tokens=count_tokens_fallback(text),
                       cached_prompt_tokens=min(shared // 4, prompt_tokens))
-        self.completions.append(Completion(text=text, usage=usage, model=self.name))
-        return self.completions[-1]
+        self.completions.append(Completion(text=text, usage=usage, model=self.name,
+                                           truncated=isinstance(raw, Cut) and len(text) == len(raw)))  # a stop
+        return self.completions[-1]  # sequence ends it first

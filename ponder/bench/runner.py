@@ -131,13 +131,15 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
     attempt = attempts(question.question, run_id, llm, tools, store=store, strategy=strategy_name, config=config,
                        n_ctx=n_ctx, memory_settings=memory_settings, via=metered)
 
-    step_prompt, step_evaluated, last_prompt, steps = [], [], "", []
+    step_prompt, step_evaluated, last_prompt, steps, own_call = [], [], "", [], False
 
     def watch(event) -> None:
-        nonlocal last_prompt
+        nonlocal last_prompt, own_call
         if isinstance(event, PromptSent):
             last_prompt = "\n".join(m["content"] for m in event.messages)
-        elif isinstance(event, LLMOutput):
+            own_call = True
+        elif isinstance(event, LLMOutput) and own_call:  # not the retry of a reply cut at the token limit
+            own_call = False
             step_prompt.append(event.usage.prompt_tokens)
             step_evaluated.append(event.usage.evaluated_prompt_tokens)
         elif isinstance(event, StepRecorded):
