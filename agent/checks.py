@@ -48,8 +48,13 @@ def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> Final
     return FinalAccepted(verdicts=verdicts)
 
 
-def refusal(checks: list[ActionCheck], action: str, action_input: str, task: str) -> ToolRefused | None:
-    """The first action check's refusal of this call, or None: the tool may run."""
+def refusal(checks: list[ActionCheck], action: str, action_input: str, task: str,
+            allowed: list[str] | None = None) -> ToolRefused | None:
+    """The first action check's refusal of this call, or None: the tool may run. allowed: the tools this run may
+    call (AgentConfig.actions; a grammar-constrained model cannot call others, a free-text one is told here)."""
+    if allowed is not None and action not in allowed:
+        message = (f"Error: {action} is not for this run: use {', '.join(allowed)}, or Final to answer.")
+        return ToolRefused(message, check="allowed_actions", verdicts={"allowed_actions": message})
     for check in checks:
         message = check(action, action_input, task)
         if message:

@@ -198,7 +198,8 @@ class Agent:
         observation = state.injections.take_observation()
         if observation is not None:
             return ToolObserved(observation, 0.0)
-        if refused := refusal(self.config.action_checks, parsed.action, parsed.action_input, state.task):
+        if refused := refusal(self.config.action_checks, parsed.action, parsed.action_input, state.task,
+                              self.config.actions):
             return refused  # before the approver is asked: the call cannot answer the question
         if not approved(self.tools, self.config.approver, parsed.action, parsed.action_input):
             return ToolDenied.of(parsed.action)

@@ -12,7 +12,7 @@ from agent.config import AgentConfig
 from agent.grounding import answer_from_facts
 from agent.llm.replay import Replay
 from agent.outcomes import FinalCandidate, ToolObserved
-from agent.research import REFUSAL, Split, named, resolve
+from agent.research import REFUSAL, Split, named, refusing_tool, resolve
 from agent.runs import build_agent
 from core.chroma import make_client
 from core.html import step_fragment
@@ -122,9 +122,12 @@ def test_a_helper_cannot_research_itself(tools, store, tmp_path):
     split = "1. How long is the Godavari River?\nThen: none\n"
     llm = Replay([split, *recursing, step("Done.", "Final", "The Godavari River is 1,465 kilometres long.")])
     result = lead(llm, tools, store, tmp_path).run()
-    child = store.step_records(result.steps[0].findings.subrun)
-    assert child[0].step.observation == REFUSAL
-    assert child[-1].step.is_final
+    child = [record.step for record in store.step_records(result.steps[0].findings.subrun)]
+    assert child[0].outcome is StepOutcome.tool_refused and "not for this run" in child[0].observation
+    assert child[0].findings is None and child[-1].is_final
+    assert [run.run_id for run in store.list_runs() if run.parent == child[0].action_input] == []
+    # and the research tool a helper lists (so its prompt is the lead's) never recurses, whoever calls it
+    assert refusing_tool()("How long is the Godavari River?") == REFUSAL
 
 
 def test_an_answer_no_page_states_records_no_fact(tools, store, tmp_path):
@@ -273,3 +276,14 @@ def test_against_a_concurrent_model_the_helpers_run_side_by_side(tools, store, t
     assert [s.observation.splitlines()[0] for s in result.steps[:2]] == [
         "Answer: The Godavari River is 1,465 kilometres long.", "Answer: The Krishna River is 1,400 kilometres long."]
     assert [f.subject for f in result.facts] == ["Godavari River", "Krishna River"]
+
+
+def test_a_lead_that_reads_a_page_itself_is_refused(tools, store, tmp_path):
+    """A free-text model is not held by a grammar: its call of a tool the lead may not use is refused, not run."""
+    split = "1. How long is the Godavari River?\nThen: none\n"
+    llm = Replay([split, *GODAVARI_HELPER, step("I check the page too.", "wikipedia_summary", "Krishna River"),
+                  step("Done.", "Final", "The Godavari River is 1,465 kilometres long.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    read = result.steps[1]
+    assert read.outcome is StepOutcome.tool_refused and "not for this run" in read.observation
+    assert read.findings is None and read.facts == []
