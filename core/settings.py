@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     embed_threads: int = Field(1, ge=1, le=512, alias="PONDER_EMBED_THREADS")
     debug: bool = Field(False, alias="PONDER_DEBUG")
     today: date | None = Field(None, alias="PONDER_TODAY", description="pin today's date (YYYY-MM-DD)")
+    research: bool = Field(True, alias="PONDER_RESEARCH",
+                           description="ponder ask's default: sub-agents and a facts ledger (0 for plain ReAct)")
 
     @property
     def ponder_home(self) -> Path:

@@ -212,9 +212,11 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    "(the --aux-model, or the model, reviews the answer against the observations)")
     p.add_argument("--plan", action="store_true", help="write a numbered plan first; every prompt shows it with "
                    "the items done so far checked off, and it is rewritten when a lookup for an item finds nothing")
-    p.add_argument("--research", action="store_true", help="a research tool hands one sub-question at a time to a "
-                   "sub-agent with its own context; the prompt shows the facts established (each quoted from a page) "
-                   "and a Final answer's numbers must come from them or from a calculation")
+    p.add_argument("--research", action=argparse.BooleanOptionalAction, default=None,
+                   help="the default (PONDER_RESEARCH=0 turns it off): the question is split into sub-questions, each "
+                   "answered by a sub-agent with its own context; the prompt shows the facts established (each quoted "
+                   "from a page) and a Final answer's numbers must come from them or from a calculation. "
+                   "--no-research: plain ReAct")
     p.add_argument("--reflect", nargs="?", type=_retries, const=1, default=0, metavar="N",
                    help="after a failed attempt (a limit stopped it, or the checks still reject its answer) write a "
                    "lesson and try again with it, at most N more times (default 1)")
@@ -265,7 +267,8 @@ def cmd_resume(args, err: Console) -> int:
     args.remember = args.remember or run.space or None
     annotations = store.run_annotations(args.run_id)
     args.plan = args.plan or bool(annotations.get("plan"))  # a planned run keeps planning
-    args.research = args.research or bool(annotations.get("research"))  # and one with sub-agents keeps them
+    if args.research is None:  # a run goes on as it began, with sub-agents or without
+        args.research = bool(annotations.get("research"))
     return _run(args, err, run.task, args.run_id, store=store)
 
 
@@ -301,7 +304,8 @@ def _run(args, err: Console, task: str, run_id: str, store=None) -> int:
     if args.step and args.reflect:
         raise UsageError("--step and --reflect do not go together: a stepped run is yours to steer")
     config = AgentConfig(max_steps=args.max_steps, max_wall_seconds=args.max_seconds,
-                         trace_dir=args.trace_dir or ponder_home() / "runs", plan=args.plan, research=args.research,
+                         trace_dir=args.trace_dir or ponder_home() / "runs", plan=args.plan,
+                         research=load_settings().research if args.research is None else args.research,
                          reflect_retries=args.reflect, approver=_terminal_approver(err))
     writable_dir(config.trace_dir, "the trace directory")  # before the run is stored: no run without its trace
     try:

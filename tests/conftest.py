@@ -15,6 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Real-model tests use a fixed thread count: llama.cpp's greedy path changes with the thread count (it splits
 # the matrix work differently), so "the idle cores at start" made the same test pass or fail run to run.
 LOCAL_MODEL_THREADS = 2
+# `ponder ask` runs with sub-agents by default (PONDER_RESEARCH). The CLI tests script a model's replies for plain
+# ReAct, so they run it plain; the tests of research mode (tests/test_research.py) and of the README's command as
+# a new user runs it (tests/test_local_llama.py) say so themselves.
+os.environ.setdefault("PONDER_RESEARCH", "0")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -304,7 +304,7 @@ def test_with_a_small_window_the_real_model_compacts_and_the_folded_facts_reach_
     from tests.cli_helpers import memory_json, ponder_command, run_id_of
 
     env = embedded_ponder_env(tmp_path, model_path, wiki_index_dir)
-    proc = subprocess.run(ponder_command("ask", "--ctx", "1800", "--max-steps", "10", "--json",
+    proc = subprocess.run(ponder_command("ask", "--no-research", "--ctx", "1800", "--max-steps", "10", "--json",
                                          "What is the combined length, in kilometres, of the Elbe, the Vistula and "
                                          "the Loire?"), env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode in (0, 3), proc.stderr

@@ -201,3 +201,20 @@ def test_a_rank_is_carried_like_a_quantity():
     assert numbers_in("the 171st-longest, 2nd, 1,006 km, version2") == ["171", "1006"]
     carried = "\n".join(unsaved_facts("Facts:", [step]))
     assert "171st-longest" in carried and "1,006 kilometres" in carried
+
+
+def test_the_newest_folded_facts_outlast_the_summarisers_prose():
+    """A summary that quotes an older page whole must not push the newest folded step's numbers out: the prose is
+    cut for them (a real small-window run lost the Vistula's five numbers that way)."""
+    from memory.compact import CARRIED_HEADING as HEADING
+    from memory.tokens import minilm_token_counter
+    memory = make_memory("compact", f"b-{uuid.uuid4().hex[:8]}", task="t", store=Store(make_client("memory")),
+                         summariser_llm=Replay(["unused"]), token_budget=400)
+    prose = "Facts: (Step 6) The Loire is the longest river in France, " + "and it drains a very large basin " * 12
+    newest = ['- "Vistula": "Its length is 1,047 kilometres and its basin covers 193,960 km2" (step 7)',
+              '- "Vistula": "of which 168,868 km2 lies in Poland; the mean discharge is 1,080 m3/s" (step 7)']
+    older = ['- "Loire": "With a length of 1,006 kilometres (625 mi)" (step 6)']
+    bounded = memory._bounded(f"{prose}\n{HEADING}\n" + "\n".join(older + newest))
+    text = bounded.replace(",", "")
+    assert all(n in text for n in ("1047", "193960", "168868", "1080"))
+    assert minilm_token_counter().count(bounded) <= int(0.35 * 400)

@@ -287,3 +287,38 @@ def test_a_lead_that_reads_a_page_itself_is_refused(tools, store, tmp_path):
     read = result.steps[1]
     assert read.outcome is StepOutcome.tool_refused and "not for this run" in read.observation
     assert read.findings is None and read.facts == []
+
+
+def test_ponder_ask_researches_by_default_and_resumes_and_traces_it(tmp_path, wiki_index_dir):
+    """The README's command as a new user runs it (PONDER_RESEARCH unset): the lead splits, a helper answers, the
+    answer and its facts reach --json; the helper's run is in `ponder memory`, linked; `ponder trace` nests it."""
+    import json
+
+    from tests.cli_helpers import memory_json, ponder, ponder_env, run_id_of
+    from tests.openai_server import FakeOpenAIServer, completion
+
+    answer = "The Godavari River is 1,465 kilometres long."
+    script = ["1. How long is the Godavari River?\nThen: none\n", *GODAVARI_HELPER, step("Done.", "Final", answer)]
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "wiki_index").symlink_to(wiki_index_dir, target_is_directory=True)
+    with FakeOpenAIServer([completion(text) for text in script]) as server:
+        env = ponder_env(home, server.url)
+        env.pop("PONDER_RESEARCH", None)  # the default, as a user has it
+        env["PONDER_WIKI"] = "offline"
+        proc = ponder(["ask", "--json", "How many kilometres long is the Godavari River?"], env)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["answer"] == answer
+    [fact] = result["facts"]
+    assert (fact["page"], fact["value"], fact["unit"]) == ("Godavari River", "1,465", "kilometres")
+    lead_id = run_id_of(proc.stderr)
+    child_id = result["steps"][0]["findings"]["subrun"]
+    runs = {run["run_id"]: run for run in json.loads(ponder(["memory", "--json"], env).stdout)}
+    assert runs[child_id]["parent"] == lead_id and runs[child_id]["status"] == "final_answer"
+    assert [r["step"]["action"] for r in memory_json(child_id, env)["steps"]] == ["wikipedia_lookup", "Final"]
+    shown = ponder(["trace", lead_id], env)
+    assert shown.returncode == 0, shown.stderr
+    trace_text = shown.stdout + shown.stderr
+    assert f"sub-agent run: {child_id}" in trace_text and "inner call: wikipedia_lookup" in trace_text
+    assert "fact: Godavari River" in trace_text
