@@ -49,7 +49,8 @@ def store():
 
 
 def lead(llm, tools, store, tmp_path, run_id=None, **config):
-    return build_agent(TASK, llm, tools, store=store, strategy="compact", run_id=run_id or f"lead-{uuid.uuid4().hex[:6]}",
+    return build_agent(TASK, llm, tools, store=store, strategy="compact",
+                       run_id=run_id or f"lead-{uuid.uuid4().hex[:6]}",
                        config=AgentConfig(research=True, trace_dir=tmp_path, **config))
 
 
@@ -256,7 +257,8 @@ def test_against_a_concurrent_model_the_helpers_run_side_by_side(tools, store, t
     waits at a barrier for the other's, so helpers run one after the other would break it (and fail the test)."""
     import threading
     barrier = threading.Barrier(2, timeout=30)
-    helper_replies = {"How long is the Godavari River?": GODAVARI_HELPER, "How long is the Krishna River?": KRISHNA_HELPER}
+    helper_replies = {"How long is the Godavari River?": GODAVARI_HELPER,
+                      "How long is the Krishna River?": KRISHNA_HELPER}
 
     def respond(messages):
         question = messages[1].content
