@@ -447,3 +447,15 @@ def test_fanoutqa_dev_offline_subset(fanoutqa_dev):
     assert 0 < coverage.questions_covered < 310
     assert 0.05 < coverage.page_share < 0.6
     assert coverage.pages <= len({title for q in fanoutqa_dev for title in q.evidence})
+
+
+def test_a_helpers_source_page_counts_as_looked_up():
+    """--research: the lead reads no page itself; the page that states a helper's answer is what it looked up."""
+    from core.schema import Findings, Step, ToolStatus
+    helped = Step(index=0, action="research", action_input="How long is the Godavari River?",
+                  observation='Answer: 1,465 km\nSource: Godavari River: "It flows east for 1,465 kilometres"',
+                  findings=Findings(status=ToolStatus.found, pages=["Godavari River"], subrun="lead-sub-1"))
+    unverified = Step(index=1, action="research", action_input="How long is the Krishna River?",
+                      observation="Answer (unverified: ...): 2,000 km",
+                      findings=Findings(status=ToolStatus.found, subrun="lead-sub-2"))
+    assert pages_looked_up([helped, unverified, helped.model_dump()]) == ["Godavari River"]

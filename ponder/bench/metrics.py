@@ -259,6 +259,10 @@ def pages_looked_up(steps: Iterable[Any], include_search: bool = False) -> list[
     for step in steps:
         action = _field(step, "action").strip().lower()
         action_input, observation = _field(step, "action_input"), _field(step, "observation").strip()
+        helped = _findings(step)
+        if helped is not None and helped.subrun:  # a helper's page (research): the one that states its answer
+            titles.extend(title for title in helped.read if title not in titles)
+            continue
         if action not in ("wikipedia_summary", "wikipedia_lookup", "wikipedia_search") or not observation:
             continue
         findings = _findings(step)
