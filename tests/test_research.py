@@ -324,3 +324,20 @@ def test_ponder_ask_researches_by_default_and_resumes_and_traces_it(tmp_path, wi
     trace_text = shown.stdout + shown.stderr
     assert f"sub-agent run: {child_id}" in trace_text and "inner call: wikipedia_lookup" in trace_text
     assert "fact: Godavari River" in trace_text
+
+
+@pytest.mark.parametrize("reply, task, operation", [
+    ("1. When was Sputnik 1 launched?\n2. When did Apollo 11 land?\nThen: none\n",
+     "How many years passed between the launch of Sputnik 1 and the Apollo 11 landing?", "difference"),
+    ("1. How long is the Nile?\n2. How long is the Danube?\nThen: max\n",
+     "How many times longer is the Nile than the Danube?", "ratio"),
+    ("1. How long is the Elbe?\n2. How long is the Loire?\nThen: max\n",
+     "Which is longer, the Elbe or the Loire?", "max"),          # no plain wording: the model's pick stands
+    ("1. Who directed the film Alien?\nThen: none\n",
+     "Who directed the film Alien, and how many years after its release did he die?", "none"),  # one answer only
+])
+def test_the_questions_plain_wording_settles_the_operation(reply, task, operation):
+    from agent.research import split_question
+    split = split_question(lambda messages, grammar: Replay([reply]).complete(messages, grammar=grammar), "system",
+                           task)
+    assert split.operation == operation

@@ -347,17 +347,12 @@ def _score_items(path: Path) -> tuple[list, list[str]]:
     """((line number, (question, prediction)) for each line, problems naming file:line)."""
     from pydantic import ValidationError
 
-    from ponder.bench.suites import BenchQuestion, one_line_error, read_text_file
+    from ponder.bench.suites import BenchQuestion, json_lines, one_line_error, read_text_file
     text = read_text_file(path, "it", BenchUsageError)
     items, problems = [], []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})")
+    for number, where, record, problem in json_lines(text, path):
+        if problem:
+            problems.append(f"{where}: {problem}")
             continue
         if not isinstance(record, dict):
             problems.append(f"{where}: expected a JSON object with question, answers and prediction")

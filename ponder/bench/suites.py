@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
@@ -132,6 +132,17 @@ def read_text_file(path: Path, what: str, error: type[Exception]) -> str:
         raise error(f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8") from None
 
 
+def json_lines(text: str, path: Path) -> Iterator[tuple[int, str, Any, str]]:
+    """Each non-blank line of a JSONL text: (line number, "file:line", its value, "" or why it is not JSON)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield number, f"{path}:{number}", json.loads(line), ""
+        except json.JSONDecodeError as exc:
+            yield number, f"{path}:{number}", None, f"not valid JSON ({exc.msg} at column {exc.colno})"
+
+
 def load_questions(path: str | Path) -> list[BenchQuestion]:
     """Read a JSONL suite: one JSON object a line with "question" and "answers" (a list of acceptable answers, or a
     single answer), and optionally "evidence" (page titles), "id" (default "q-<line>") and any other fields.
@@ -140,14 +151,9 @@ def load_questions(path: str | Path) -> list[BenchQuestion]:
     text = read_text_file(path, "the question file", SuiteError)
     questions: list[BenchQuestion] = []
     first_line: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    for number, where, record, problem in json_lines(text, path):
+        if problem:
+            raise SuiteError(f"{where}: {problem}")
         if not isinstance(record, dict):
             raise SuiteError(f'{where}: expected a JSON object like {{"question": ..., "answers": [...]}}, '
                              f"got {type(record).__name__}")
