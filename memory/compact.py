@@ -41,6 +41,7 @@ CARRIED_HEADING = "Kept verbatim from the folded steps:"
 # After a compaction the summary takes at most SUMMARY_SHARE of the budget and the steps kept verbatim about
 # KEPT_SHARE, so the log has room to grow for several steps before the next compaction.
 SUMMARY_SHARE, KEPT_SHARE = 0.35, 0.3
+NEWEST_CARRIED = 8  # sentences with numbers carried from the newest folded step (an intro has fewer)
 MIN_BODY_SHARE = 0.25  # of the summary's share, kept for the model's own words however many facts are carried
 _WIKI_ACTIONS = ("wikipedia_summary", "wikipedia_lookup")
 
@@ -129,8 +130,15 @@ class CompactMemory(RunMemory):
         and what the cut loses is carried too: a small model's paraphrase must not push out the observations'
         own sentences (measured: with a 400-token budget the 1.5B model's summary, copying a "no such page"
         message, pushed a folded step's "50 km" and "327,734" out of it)."""
+        # the newest folded step with numbers is always carried verbatim, even where the prose repeats it: the
+        # prose may be cut to fit, and its newest facts must not go with it
+        newest = next((step for step in reversed(fold) if numbers_in(step.observation)), None)
+
         def missing(text: str) -> list[str]:
-            return _lost_lines(previous, text) + unsaved_facts(text, fold) + _unsaved_pages(text, fold)
+            older = [step for step in fold if step is not newest]
+            return (_lost_lines(previous, text) + unsaved_facts(text, older)
+                    + (unsaved_facts("", [newest], per_step=NEWEST_CARRIED) if newest else [])
+                    + _unsaved_pages(text, fold))
 
         full = _with_carried(summary_text, missing(summary_text))
         cap, full_tokens = int(SUMMARY_SHARE * self.config.token_budget), self.counter.count(full)

@@ -121,7 +121,7 @@ def numbers_in(text: str) -> list[str]:
     return [n for n in found if len(n.replace(".", "")) > 1]
 
 
-def unsaved_facts(summary_text: str, steps: Sequence[Step]) -> list[str]:
+def unsaved_facts(summary_text: str, steps: Sequence[Step], per_step: int = CARRIED_PER_STEP) -> list[str]:
     """The numbers observed in `steps` that `summary_text` lacks, each as the words around it, with the page and
     step it came from: what compaction carries into the summary verbatim so no fact is lost."""
     known = set(numbers_in(summary_text))
@@ -138,7 +138,7 @@ def unsaved_facts(summary_text: str, steps: Sequence[Step]) -> list[str]:
                 known |= set(new)
                 lines.append(f"- {source}{quoted_line(around_numbers(sentence, new), CARRIED_CHARS)} "
                              f"(step {step.index})")
-            if len(lines) == CARRIED_PER_STEP:
+            if len(lines) == per_step:
                 break
         carried.extend(lines)
     return carried
