@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 import numpy as np
 
@@ -107,17 +108,22 @@ class CompactMemory(RunMemory):
         fold = log_steps[:len(log_steps) - keep]
         if not fold:
             return
+        started = time.perf_counter()
         previous = self.summary.text if self.summary else ""
         conversation = None
         if sent:  # the agent's conversation up to and including `latest`
             conversation = [*sent, *step_turns(latest)]
         text = self.summariser.fold(self.task, previous, fold, conversation=conversation)
+        by_model = text is not None
         if text is None:  # already logged: the summary is still written, without a model
             text = truncate_to_tokens(extractive_summary(_without_carried(previous), fold),
                                       int(SUMMARY_SHARE * self.config.token_budget) // 2, self.counter)
         text = self._bounded(self._facts_first(text, previous, fold))
         self.summary = Summary(text=text, first=self.summary.first if self.summary else fold[0].index,
-                               upto=fold[-1].index)
+                               upto=fold[-1].index, created=time.time(), seconds=time.perf_counter() - started,
+                               tokens_in=self.counter.count(previous) + sum(self.counter.count(s.as_text())
+                                                                             for s in fold),
+                               tokens_out=self.counter.count(text), by_model=by_model)
         self.store.save_summary(self.run_id, self.summary)
         self.store.embed_steps(self.run_id, fold)  # searchable from now on, in one batch
         self.log_from = fold[-1].index + 1

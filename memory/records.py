@@ -41,10 +41,15 @@ class StepRecord:
 
 @dataclass
 class Summary:
+    """A run's notes as one compaction (or summariser call) left them, with what writing them cost."""
     text: str
     first: int
     upto: int
     created: float = 0.0
+    seconds: float = 0.0   # the summariser call and the carrying of facts
+    tokens_in: int = 0     # the previous notes and the folded steps
+    tokens_out: int = 0    # these notes
+    by_model: bool = True  # False: the summariser failed and the notes were extracted without it
 
 
 @dataclass

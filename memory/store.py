@@ -197,7 +197,9 @@ class Store:
         collection.upsert(ids=[f"{summary.upto:08d}"], embeddings=[self.embedder.embed([text])[0].tolist()],
                           documents=[text],
                           metadatas=[{"run_id": run_id, "first": summary.first, "upto": summary.upto,
-                                      "created": summary.created or time.time()}])
+                                      "created": summary.created or time.time(), "seconds": summary.seconds,
+                                      "tokens_in": summary.tokens_in, "tokens_out": summary.tokens_out,
+                                      "by_model": summary.by_model}])
 
     def summaries(self, run_id: str) -> list[Summary]:
         """All summaries of the run, in the order they were written (the last is the current one)."""
@@ -205,8 +207,10 @@ class Store:
         if collection is None:
             return []
         got = collection.get(include=["documents", "metadatas"])
-        found = [Summary(text=text, first=int(meta["first"]), upto=int(meta["upto"]), created=float(meta["created"]))
-                 for text, meta in zip(got["documents"], got["metadatas"])]
+        found = [Summary(text=text, first=int(meta["first"]), upto=int(meta["upto"]), created=float(meta["created"]),
+                         seconds=float(meta.get("seconds", 0.0)), tokens_in=int(meta.get("tokens_in", 0)),
+                         tokens_out=int(meta.get("tokens_out", 0)), by_model=bool(meta.get("by_model", True)))
+                 for text, meta in zip(got["documents"], got["metadatas"])]  # older stores lack the costs
         return sorted(found, key=lambda summary: summary.upto)
 
     # ---- long-term memory spaces ----

@@ -218,12 +218,16 @@ class RunMemory:
         if not pending:
             return
         batch = pending[:self.config.summarise_batch]  # bounds the summariser's prompt; the rest waits
+        started = time.perf_counter()
         previous = self.summary.text if self.summary else ""
         text = self.summariser.fold(self.task, previous, batch)
         if text is None:
             return
         self.summary = Summary(text=text, first=self.summary.first if self.summary else batch[0].index,
-                               upto=batch[-1].index, created=time.time())
+                               upto=batch[-1].index, created=time.time(), seconds=time.perf_counter() - started,
+                               tokens_in=self.counter.count(previous) + sum(self.counter.count(s.as_text())
+                                                                             for s in batch),
+                               tokens_out=self.counter.count(text))
         self.store.save_summary(self.run_id, self.summary)
 
 

@@ -171,3 +171,44 @@ def test_a_run_that_crashes_is_reported_and_the_others_go_on(tmp_path):
                         on_failure=lambda question, strategy, exc: failures.append((question.id, str(exc))))
     assert [(r.question_id, r.strict) for r in records] == [("a", True)] and failures == [("b", "boom")]
     assert [r.question_id for r in read_records(tmp_path)] == ["a"]  # the failed run is left for a resume
+
+
+def test_each_run_carries_what_its_memory_did_read_back_from_the_store(long_recall):
+    """Compactions with their tokens, recall and its use, as the stored run shows them; a strategy that never
+    compacts or recalls shows none, and the report has the memory table."""
+    code, out = long_recall
+    by = {r.strategy: r for r in records_in(out)}
+    compact, full = by["compact"].memory, by["full"].memory
+    assert compact.compactions >= 2 and compact.compaction_tokens_in > compact.compaction_tokens_out > 0
+    assert compact.summariser_failures == 0 and compact.recalled >= compact.recalled_used >= 1
+    assert by["retrieval+summary"].memory.compactions >= 1 and by["retrieval+summary"].memory.recalled >= 1
+    assert (full.compactions, full.recalled) == (0, 0)
+    assert compact.memory_ms_median > 0
+    report = (out / "report.md").read_text()
+    assert "## Memory" in report and "| compact |" in report.split("## Memory")[1]
+
+
+def test_the_facts_an_answer_needs_are_counted_kept_only_while_the_model_can_still_see_them(offline_wiki):
+    """A suite's facts: needed once their page is looked up (the Rhine is not), kept while the final prompt or
+    the ledger holds their value. Under `window` with one step kept, the Loire's length has left the prompt."""
+    from agent.llm.replay import Replay
+    from core.chroma import make_client
+    from memory.store import Store
+    from ponder.bench.runner import run_one
+    from ponder.bench.suites import BenchQuestion
+    from tools.defaults import default_tools
+
+    question = BenchQuestion(id="q", question="Which is longer, the Loire or the Elbe?", answers=["Elbe"],
+                             options=["Loire", "Elbe"],
+                             facts=[{"page": "Loire", "value": 1006}, {"page": "Elbe", "value": 1094},
+                                    {"page": "Rhine", "value": 1233}])
+    script = [step("Look.", "wikipedia_summary", "Loire"), step("Look.", "wikipedia_summary", "Elbe"),
+              step("Done.", "Final", "The Elbe (1,094 km) is longer than the Loire (1,006 km).")]
+    kept = {}
+    for strategy, settings in (("full", None), ("window", {"recent_window": 1})):
+        record = run_one(question, strategy, Replay(script), default_tools(offline_wiki),
+                         store=Store(make_client("memory")), max_steps=6, max_seconds=120,
+                         memory_settings=settings)
+        assert record.correct, record.verdict
+        kept[strategy] = (record.memory.facts_needed, record.memory.facts_kept)
+    assert kept == {"full": (2, 2), "window": (2, 1)}

@@ -47,6 +47,39 @@ class StrategyFigures(BaseModel):
     evidence_in_final_prompt: float | None
     growth: dict[int, float]           # step index -> mean prompt tokens sent at that step
     cache_reported: bool
+    memory: MemoryRow | None = None
+
+
+class MemoryRow(BaseModel):
+    """What memory did, over a strategy's runs (those whose records carry memory figures)."""
+    runs: int
+    compactions: int
+    tokens_in: int
+    tokens_out: int
+    compaction_seconds: float
+    summariser_failures: int
+    recalled: int
+    recalled_used: int
+    steps: int
+    facts_needed: int
+    facts_kept: int
+    memory_ms_median: float             # the median of the runs' medians
+
+
+def memory_row(runs: Sequence[RunRecord]) -> MemoryRow | None:
+    measured = [r for r in runs if r.memory is not None]
+    if not measured:
+        return None
+    figures = [r.memory for r in measured]
+    return MemoryRow(runs=len(measured), compactions=sum(m.compactions for m in figures),
+                     tokens_in=sum(m.compaction_tokens_in for m in figures),
+                     tokens_out=sum(m.compaction_tokens_out for m in figures),
+                     compaction_seconds=sum(m.compaction_seconds for m in figures),
+                     summariser_failures=sum(m.summariser_failures for m in figures),
+                     recalled=sum(m.recalled for m in figures), recalled_used=sum(m.recalled_used for m in figures),
+                     steps=sum(r.steps for r in measured), facts_needed=sum(m.facts_needed for m in figures),
+                     facts_kept=sum(m.facts_kept for m in figures),
+                     memory_ms_median=statistics.median(m.memory_ms_median for m in figures))
 
 
 def _mean(values) -> float:
@@ -95,7 +128,7 @@ def figures(records: Sequence[RunRecord], strategies: Sequence[str]) -> list[Str
             parse_errors=sum(r.parse_errors for r in runs),
             evidence_recall=_mean_or_none(r.evidence_recall for r in runs),
             evidence_in_final_prompt=_mean_or_none(r.evidence_in_final_prompt for r in runs),
-            growth=growth, cache_reported=any(r.cache_reported for r in runs)))
+            growth=growth, cache_reported=any(r.cache_reported for r in runs), memory=memory_row(runs)))
     return rows
 
 
@@ -177,6 +210,7 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
         for r in rows:
             lines.append(f"| {r.strategy} | " + " | ".join(f"{r.growth[i]:,.0f}" if i in r.growth else "–"
                                                           for i in indices) + " |")
+    lines += memory_table(rows)
     strategies = [r.strategy for r in rows]
     kinds = sorted({record.kind for record in records if record.kind})
     if len(kinds) > 1:
@@ -219,6 +253,31 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
             lines.append(f"| {strategy} | {_mark(run)} | {answer} | {_cell(_one_line(run.verdict + judge, 300))} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def memory_table(rows: Sequence[StrategyFigures]) -> list[str]:
+    measured = [r for r in rows if r.memory is not None and (r.memory.compactions or r.memory.recalled
+                                                              or r.memory.facts_needed)]
+    if not measured:
+        return []
+    lines = ["", "## Memory", "",
+             "Read back from each run's stored steps and notes (the lead's run; a sub-agent's memory is its own). "
+             "Recall precision: recalled steps whose number or page the next thought, its input or the answer "
+             "used. Facts kept: the question's facts whose page was looked up, and whose value the final prompt or "
+             "the ledger still held.", "",
+             "| strategy | compactions / run | tokens in → out per compaction | s / compaction | "
+             "summariser failures | recalled / step | recall precision | facts kept | memory ms/step (median) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for row in measured:
+        m = row.memory
+        per = max(m.compactions, 1)
+        folds = (f"{m.tokens_in / per:,.0f} → {m.tokens_out / per:,.0f}" if m.compactions else "–")
+        lines.append(f"| {row.strategy} | {m.compactions / m.runs:.1f} | {folds} | "
+                     f"{(f'{m.compaction_seconds / per:.1f}' if m.compactions else '–')} | {m.summariser_failures} | "
+                     f"{m.recalled / max(m.steps, 1):.2f} | "
+                     f"{_pct(m.recalled_used / m.recalled if m.recalled else None)} | "
+                     f"{m.facts_kept}/{m.facts_needed} | {m.memory_ms_median:.1f} |")
+    return lines
 
 
 def plots(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], out_dir: Path) -> list[Path]:

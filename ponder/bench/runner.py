@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
+from ponder.bench.memory_figures import MemoryFigures, memory_figures
 from ponder.bench.metrics import evidence_recall, pages_looked_up, score
 from ponder.bench.suites import BenchQuestion
 from ponder.bench.verdict import judge_answer
@@ -88,6 +89,7 @@ class RunRecord(BaseModel):
     step_evaluated_tokens: list[int] = Field(default_factory=list)
     evidence_recall: float | None = None       # share of gold evidence pages the run looked up
     evidence_in_final_prompt: float | None = None  # ... whose steps the final answer's prompt still showed
+    memory: MemoryFigures | None = None  # compactions, recall and the answer's facts, read back from the store
     run_id: str = ""
     error: str | None = None
 
@@ -163,6 +165,7 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
         step_prompt_tokens=step_prompt, step_evaluated_tokens=step_evaluated,
         evidence_recall=evidence_recall(question.evidence, seen),
         evidence_in_final_prompt=_in_prompt(question.evidence, result, last_prompt),
+        memory=memory_figures(store, result, last_prompt, (question.model_extra or {}).get("facts") or []),
         run_id=run_id, error=result.error)
 
 
