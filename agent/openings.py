@@ -19,7 +19,10 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
         if state.planner.plan is None:  # a resumed run keeps the plan it had
             yield plan_event(state.planner.make(), state, memory)
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
-        state.injections.planned = research.opening(split(agent, state, memory), state.steps)
+        made = split(agent, state, memory)
+        state.injections.planned = research.opening(made, state.steps)
+        # a question listing twenty things gets twenty helper calls: they leave the model its own max_steps
+        state.planned_steps = len(made.questions) + (made.operation != "none")
         tool = agent.tools.get(research.RESEARCH)
         if isinstance(tool, research.Research):  # against a server, the helpers start now, side by side
             tool.prefetch([entry[2] for entry in state.injections.planned if isinstance(entry, tuple)])

@@ -140,6 +140,7 @@ class RunState:
         self.repeated_tool: str | None = None  # the tool of a just-warned repeat: off the next step
         self.seen: dict[tuple[str, str], list[int]] = {}  # repeat key -> step indices
         self.storing_seconds = 0.0  # memory's time storing the latest step: part of the next step's memory time
+        self.planned_steps = 0  # the helper calls and computation the run planned itself: on top of max_steps
         for step in steps:  # a resumed run keeps its history, counters included
             self.apply(step, replayed(step))
             self.usage = self.usage + step.usage
@@ -158,7 +159,7 @@ class RunState:
 
     def limit_reached(self, config) -> StopReason | None:
         """The limit (of agent.config.AgentConfig) the run has reached before its next step, if any."""
-        if len(self.steps) >= config.max_steps:
+        if len(self.steps) >= config.max_steps + self.planned_steps:
             return StopReason.max_steps
         if time.monotonic() - self.started > config.max_wall_seconds:
             return StopReason.wall_time

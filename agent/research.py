@@ -21,6 +21,7 @@ from typing import Callable
 
 from pydantic import BaseModel
 
+from agent.fanout import MAX_FANOUT, fanned_out
 from agent.outcomes import ToolObserved
 from core.schema import Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import names, numbers
@@ -213,18 +214,18 @@ class Split(BaseModel):
         return "\n".join([*self.questions, f"Then: {self.operation}"])
 
     @classmethod
-    def parse(cls, text: str, task: str = "") -> "Split":
+    def parse(cls, text: str, task: str = "", limit: int = MAX_SUBQUESTIONS) -> "Split":
         questions = [" ".join(q.split()) for q in _ITEM.findall(text)]
         questions = [q for q in questions if q.casefold() != task.strip().casefold()]
         then = _THEN.search(text)
         operation = then.group(1) if then and then.group(1) in OPERATIONS else "none"
-        return cls(questions=list(dict.fromkeys(questions))[:MAX_SUBQUESTIONS], operation=operation)
+        return cls(questions=list(dict.fromkeys(questions))[:limit], operation=operation)
 
     @classmethod
     def stored(cls, note: str) -> "Split":
-        """From the run's note (a resumed run keeps its split)."""
+        """From the run's note (a resumed run keeps its split, fanned out or not)."""
         return cls.parse("\n".join(f"1. {line}" if not line.startswith("Then: ") else line
-                                   for line in note.splitlines() if line))
+                                   for line in note.splitlines() if line), limit=MAX_FANOUT)
 
 
 def split_question(complete, system: str, task: str) -> Split:
@@ -237,7 +238,13 @@ def split_question(complete, system: str, task: str) -> Split:
     worded = next((operation for operation, words in _OPERATION_WORDS if words.search(task)), None)
     # with two answers or more to combine, plain wording wins even over "none" (measured: "how many years passed
     # between the launch of Sputnik 1 and the first crewed Moon landing" split in two, then "none")
-    return split.model_copy(update={"operation": worded}) if worded and len(split.questions) >= 2 else split
+    if worded and len(split.questions) >= 2:
+        split = split.model_copy(update={"operation": worded})
+    fanned = fanned_out(split.questions, task)
+    if fanned is None:
+        return split
+    questions, forms = fanned  # two facts of each thing (born, died): the lead combines them, not one operation
+    return Split(questions=questions, operation=split.operation if forms == 1 else "none")
 
 
 def compute_call(split: Split, steps: list[Step]) -> tuple[str, str, str] | None:
@@ -245,6 +252,8 @@ def compute_call(split: Split, steps: list[Step]) -> tuple[str, str, str] | None
     None when there is nothing to compute (or a value is missing: the lead works it out itself)."""
     if split.operation == "none" or len(split.questions) < 2:
         return None
+    if split.operation in ("difference", "ratio") and len(split.questions) != 2:
+        return None  # of which two? the lead picks them from the table
     values = []
     for question in split.questions:
         found = [fact for step in steps if step.action == RESEARCH and step.action_input == question

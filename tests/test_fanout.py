@@ -1,0 +1,122 @@
+"""A question that lists its things is asked of every one of them: the list is read from the question's words,
+each form of the model's sub-questions is asked of each thing, and those helper calls come on top of the lead's
+own step limit. Lists as the suites word them, and a lead through the real loop, offline corpus and Chroma."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from agent.config import AgentConfig
+from agent.fanout import MAX_FANOUT, fanned_out, forms, listed_names
+from agent.llm.replay import Replay
+from agent.research import Split, compute_call, split_question
+from agent.runs import build_agent
+from core.chroma import make_client
+from core.llm import Completion
+from core.schema import Fact, Step, StopReason, Usage
+from memory.store import Store
+from tools.defaults import default_tools
+
+
+@pytest.mark.parametrize("task, names", [
+    ("Of these six painters: Michelangelo, Diego Velázquez, J. M. W. Turner, Vincent van Gogh, Georges Seurat and "
+     "Frida Kahlo, who lived the longest?", ["Michelangelo", "Diego Velázquez", "J. M. W. Turner", "Vincent van Gogh",
+                                            "Georges Seurat", "Frida Kahlo"]),
+    ("What is the combined length, in kilometres, of the Elbe, the Vistula and the Loire?",
+     ["Elbe", "Vistula", "Loire"]),
+    ("Of the Atlas Mountains, Altai Mountains, Zagros Mountains and Pyrenees, which has the highest peak?",
+     ["Atlas Mountains", "Altai Mountains", "Zagros Mountains", "Pyrenees"]),
+    ("Take the highest point of each range: the Tian Shan, Ural Mountains and Zagros Mountains. Which is highest?",
+     ["Tian Shan", "Ural Mountains", "Zagros Mountains"]),
+    ("Which has more people: the 2021 city population of Toronto, Calgary, Ottawa or Vancouver?",
+     ["Toronto", "Calgary", "Ottawa", "Vancouver"]),
+    ("Which of Łódź, Kyiv, Ürümqi, Sea of Marmara and K2 is oldest?", ["Łódź", "Kyiv", "Ürümqi", "Sea of Marmara", "K2"]),
+])
+def test_the_things_a_question_lists_are_read_from_its_words(task, names):
+    assert listed_names(task) == names
+
+
+@pytest.mark.parametrize("task", [
+    "How many years after Johannes Gutenberg was born did Martin Luther die?",
+    "Which is longer, the Godavari River or the Krishna River?",  # two things: the model's split covers them
+    "What is the sum of the atomic numbers of iron, copper, silver and gold?",  # not names: left to the split
+])
+def test_a_question_without_a_list_of_three_names_lists_nothing(task):
+    assert listed_names(task) == []
+
+
+def test_each_form_is_asked_of_every_thing_and_a_question_naming_several_is_dropped():
+    task = "Of these countries: Guinea, Guinea-Bissau, Mali and Niger, which is the largest, and when was it founded?"
+    questions = ["What is the area of Guinea-Bissau?", "What is the area of Mali and of Niger?",
+                 "When was Mali founded?", "What is the capital of West Africa?"]
+    assert forms(questions, listed_names(task)) == (["What is the area of {}?", "When was {} founded?"],
+                                                    ["What is the capital of West Africa?"])
+    asked, count = fanned_out(questions, task)
+    assert count == 2 and asked == [f"{form} {name}{end}" for name in ("Guinea", "Guinea-Bissau", "Mali", "Niger")
+                                    for form, end in (("What is the area of", "?"), ("When was", " founded?"))] + [
+        "What is the capital of West Africa?"]
+
+
+def test_no_form_or_no_list_leaves_the_split_as_it_is():
+    assert fanned_out(["How long is the Elbe?"], "How long is the Elbe?") is None
+    assert fanned_out(["Which is the longest of them?"], "Of the Elbe, the Vistula and the Loire, which is longest?") is None
+
+
+def test_a_fan_out_is_bounded():
+    names = [f"Place{chr(65 + n // 26)}{chr(65 + n % 26)}" for n in range(60)]
+    task = "Of " + ", ".join(names[:-1]) + " and " + names[-1] + ", which is largest?"
+    asked, _ = fanned_out(["How large is PlaceAA?"], task)
+    assert len(asked) == MAX_FANOUT and asked[0] == "How large is PlaceAA?"
+
+
+def split_by(reply: str, task: str) -> Split:
+    return split_question(lambda messages, grammar: Completion(text=reply, usage=Usage(), model="m"), "system", task)
+
+
+def test_a_split_fans_out_keeping_one_forms_operation_but_not_two():
+    task = "What is the combined length, in kilometres, of the Elbe, the Vistula and the Loire?"
+    one = split_by("1. How long is the Elbe?\nThen: sum\n", task)
+    assert one == Split(questions=["How long is the Elbe?", "How long is the Vistula?", "How long is the Loire?"],
+                        operation="sum")
+    assert Split.stored(one.render()) == one  # a resumed lead keeps all of them
+    two = split_by("1. When was Frida Kahlo born?\n2. When did Frida Kahlo die?\nThen: difference\n",
+                   "Of Michelangelo, Diego Velázquez and Frida Kahlo, who lived longest?")
+    assert len(two.questions) == 6 and two.operation == "none"
+
+
+def test_a_difference_over_more_than_two_values_is_left_to_the_lead():
+    split = Split(questions=["How high is A?", "How high is B?", "How high is C?"], operation="difference")
+    steps = [Step(index=n, thought="", action="research", action_input=q, observation="",
+                  facts=[Fact(subject=q, value=str(1000 + n), page=q, quote="", step=n)])
+             for n, q in enumerate(split.questions)]
+    assert compute_call(split, steps) is None
+    assert compute_call(split.model_copy(update={"operation": "max"}), steps)[2] == "max(1000, 1001, 1002)"
+
+
+def step(thought: str, action: str, action_input: str) -> str:
+    return f"Thought: {thought}\nAction: {action}\nAction Input: {action_input}"
+
+
+RIVERS = {"Godavari River": "1,465", "Krishna River": "1,400", "Yamuna": "1,376", "Loire": "1,006"}
+
+
+def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wiki):
+    """The model's split names one river; the lead's helpers look up all four, then the lead computes and answers,
+    though its own max_steps is 1: the helper calls and the computation are the split's, not the model's."""
+    task = "Which is the longest of these rivers: the Godavari River, the Krishna River, the Yamuna and the Loire?"
+    helpers = [reply for river, length in RIVERS.items()
+               for reply in (step("I read the page.", "wikipedia_summary", river),
+                             step("It says so.", "Final", f"The {river} is {length} kilometres long."))]
+    answer = "The Godavari River (1,465 kilometres) is the longest."
+    llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers, step("F1.", "Final", answer)])
+    agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
+                        strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                        config=AgentConfig(research=True, max_steps=1))
+    result = agent.run()
+    assert result.stop_reason is StopReason.final_answer and result.answer == answer
+    assert [s.action_input for s in result.steps if s.action == "research"] == [
+        f"How long is the {river}?" for river in RIVERS]
+    assert [f.subject for f in result.facts] == list(RIVERS)
+    compute = result.steps[4]
+    assert (compute.action, compute.action_input) == ("calculator", "max(1465, 1400, 1376, 1006)")
