@@ -21,7 +21,7 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import MAX_FANOUT, fanned_out
+from agent.fanout import MAX_FANOUT, fanned_out, listed_names
 from agent.outcomes import ToolObserved
 from core.schema import Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import names, numbers
@@ -186,10 +186,10 @@ Write the numbered questions and the Then line only."""
 MAX_SUBQUESTIONS = 6
 OPERATIONS = ("max", "min", "sum", "difference", "ratio", "none")
 # Each line bounded, so the reply can never run into the token limit mid-way.
+# not "Which ...": a question that picks among things is the whole question again, not one fact
+START_GBNF = 'start ::= "How " | "When " | "What " | "Who " | "Where " | "In what "\n'
 SPLIT_GBNF = ('root ::= item item? item? item? item? item? "Then: " op "\\n"?\n'
-              'item ::= [1-6] ". " start [^\\n?]{3,100} "?\\n"\n'
-              # not "Which ...": a question that picks among things is the whole question again, not one fact
-              'start ::= "How " | "When " | "What " | "Who " | "Where " | "In what "\n'
+              'item ::= [1-6] ". " start [^\\n?]{3,100} "?\\n"\n' + START_GBNF +
               'op ::= ' + " | ".join(f'"{op}"' for op in OPERATIONS) + "\n")
 _ITEM = re.compile(r"^\s*\d\.\s*(.+\?)\s*$", re.MULTILINE)
 _THEN = re.compile(r"^Then:\s*(\w+)", re.MULTILINE)
@@ -235,16 +235,32 @@ def split_question(complete, system: str, task: str) -> Split:
     completion = complete([Message(role="system", content=system),
                            Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
     split = Split.parse(completion.text, task)
+    listed = listed_names(task)
+    fanned = fanned_out(split.questions, task)
+    if listed and fanned is None:  # the model asked the whole question again: one thing's question, by grammar
+        fanned = fanned_out([one_things_question(complete, system, task, listed[0])], task)
+    if fanned is not None:
+        questions, forms = fanned
+        split = Split(questions=questions, operation=split.operation)
+        if forms > 1:  # two facts of each thing (born, died): the lead combines them, not one operation
+            return split.model_copy(update={"operation": "none"})
     worded = next((operation for operation, words in _OPERATION_WORDS if words.search(task)), None)
     # with two answers or more to combine, plain wording wins even over "none" (measured: "how many years passed
     # between the launch of Sputnik 1 and the first crewed Moon landing" split in two, then "none")
-    if worded and len(split.questions) >= 2:
-        split = split.model_copy(update={"operation": worded})
-    fanned = fanned_out(split.questions, task)
-    if fanned is None:
-        return split
-    questions, forms = fanned  # two facts of each thing (born, died): the lead combines them, not one operation
-    return Split(questions=questions, operation=split.operation if forms == 1 else "none")
+    return split.model_copy(update={"operation": worded}) if worded and len(split.questions) >= 2 else split
+
+
+def one_things_question(complete, system: str, task: str, thing: str) -> str:
+    """The question a helper must answer about one thing the task lists, its name forced by the grammar (measured:
+    asked to split a question listing eleven countries, the 1.5B model wrote the whole question again, cut at
+    its 100 characters, so no helper was asked about any one country)."""
+    from core.llm import Message
+    literal = thing.replace("\\", "\\\\").replace('"', '\\"')
+    grammar = f'root ::= start [^\\n?]{{0,80}} "{literal}" [^\\n?]{{0,40}} "?"\n' + START_GBNF
+    prompt = (f"Question: {task}\n\nThe question lists several things. Write the ONE simple question a helper "
+              f"must answer about {thing} alone: the one fact of it the question needs, in the question's own "
+              f"words. The same question is then asked about each of the others.")
+    return complete([Message(role="system", content=system), Message(role="user", content=prompt)], grammar).text
 
 
 def compute_call(split: Split, steps: list[Step]) -> tuple[str, str, str] | None:
