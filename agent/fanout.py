@@ -9,6 +9,7 @@ questions list ten to twenty-five things. A list is read from the question's own
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
 
@@ -71,3 +72,116 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
         return None
     asked = [form.format(name) for name in names for form in found]
     return list(dict.fromkeys([*asked, *others]))[:MAX_FANOUT], len(found)
+
+
+# ---- what the lead computes over the things' values, read from the question's words ----------------------------
+
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most"}
+_LOW = {"smallest", "shortest", "lowest", "least", "fewest"}
+_COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
+_SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?|\bthe\s+)"
+                          rf"({'|'.join(sorted(_HIGH | _LOW))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
+                          re.IGNORECASE)  # "the highest point of each range" picks no range
+_SUM = re.compile(r"\b(?:combined|total|sum|altogether)\b", re.IGNORECASE)
+_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger)\b",
+                         re.IGNORECASE)
+_RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
+# "lived the longest", "ruled the longest": a span of two facts per thing, not one value to rank
+_SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b", re.IGNORECASE)
+_SENTENCES = re.compile(r"(?<=[?.!])\s+")
+
+
+_MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
+_FIRST_AND_LAST = re.compile(r"\bfirst and (?:the )?last\b", re.IGNORECASE)
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion)\b)?)"
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_ABOVE = re.compile(rf"\b(?:more|longer|larger|greater|higher|bigger|taller)\s+than\s+{_NUMBER}", re.IGNORECASE)
+_BELOW = re.compile(rf"\b(?:less|shorter|smaller|fewer|lower)\s+than\s+{_NUMBER}", re.IGNORECASE)
+_BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+to\s+{_NUMBER}\)",
+                      re.IGNORECASE)
+
+
+class Computation(NamedTuple):
+    """operation: "max"/"min" of the values, "sum" or "mean" of them (or of the `count` highest or lowest),
+    "range" (the highest minus the lowest), "ratio" (the highest over the lowest); of the values within
+    [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
+    operation: str
+    count: int = 0
+    highest: bool = True
+    low: float = float("-inf")
+    high: float = float("inf")
+
+
+def bounds(task: str) -> tuple[float, float]:
+    """The range of values the question keeps: "more than X", "less than Y", "between X and Y", "(X to Y)"."""
+    def number(text: str) -> float:
+        digits, _, scale = text.partition(" ")
+        return float(digits.replace(",", "")) * _SCALE.get(scale.strip().lower(), 1)
+    between = _BETWEEN.search(task)
+    if between:
+        low, high = [number(g) for g in between.groups() if g]
+        return low, high
+    above, below = _ABOVE.search(task), _BELOW.search(task)
+    return (number(above.group(1)) if above else float("-inf"), number(below.group(1)) if below else float("inf"))
+
+
+def computations(task: str) -> list[Computation]:
+    """What the question asks of the listed things' values, in its own words: "which is the highest" (max), "the
+    four smallest ... combined" (the sum of those four: a count and a sum in one sentence), "the difference
+    between the highest and the lowest" (range), "which are longer than X, and their average" (the mean of those).
+    [] when its words say nothing plain, or rank spans ("lived the longest"): the split's own operation stands."""
+    if _SPAN.search(task):
+        return []
+    low, high = bounds(task)
+    found: list[Computation] = []
+    for sentence in _SENTENCES.split(task):
+        total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
+        selected = False
+        for match in _SUPERLATIVE.finditer(sentence):
+            count, word = match.group(1) or match.group(2), match.group(3).lower()
+            highest = word in _HIGH
+            if not count:
+                found.append(Computation("max" if highest else "min", 1, highest))
+            elif total:  # which k are ... and their combined ...: the sum of those k
+                found.append(Computation(total, _COUNTS.get(count.lower()) or int(count), highest, low, high))
+                selected = True
+        if total and not selected:
+            found.append(Computation(total, 0, True, low, high))
+    ops = {c.operation for c in found}
+    if {"max", "min"} <= ops:
+        if _RATIO.search(task):
+            found.append(Computation("ratio"))
+        elif _DIFFERENCE.search(task):
+            found.append(Computation("range"))
+    elif _FIRST_AND_LAST.search(task) and _DIFFERENCE.search(task) or _FIRST_AND_LAST.search(task) and re.search(
+            r"\bhow many years\b", task, re.IGNORECASE):
+        found.append(Computation("range", 0, True, low, high))
+    return list(dict.fromkeys(found))
+
+
+def computed(computation: Computation, values: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """(thought, calculator input) of one computation over (thing, value) pairs, the things it uses named in the
+    thought, so the lead need not match numbers back to names itself; None when no value is within bounds."""
+    kept = [(name, value) for name, value in values if computation.low <= float(value) <= computation.high]
+    bounded = (computation.low, computation.high) != (float("-inf"), float("inf"))
+    within = f" within the question's bounds ({', '.join(name for name, _ in kept)})" if bounded else ""
+    if not kept:
+        return None
+    ranked = sorted(kept, key=lambda pair: float(pair[1]), reverse=computation.highest)
+    plain = [value for _, value in kept]
+    operation = computation.operation
+    if operation in ("max", "min"):
+        return (f"The {'highest' if computation.highest else 'lowest'} value the helpers found is {ranked[0][0]}'s.",
+                f"{operation}({', '.join(plain)})")
+    if operation in ("range", "ratio"):
+        top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
+        sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
+        return (f"Of the values{within}, the highest is {top[0]}'s, the lowest {bottom[0]}'s: I take their {what}.",
+                f"max({', '.join(plain)}) {sign} min({', '.join(plain)})")
+    chosen = ranked[:computation.count] if computation.count else kept
+    which = (f"the {computation.count} {'highest' if computation.highest else 'lowest'} values "
+             f"({', '.join(name for name, _ in chosen)})" if computation.count else f"the values{within}")
+    if operation == "mean":
+        return f"I take the mean of {which}.", f"({' + '.join(v for _, v in chosen)}) / {len(chosen)}"
+    return f"I add {which}.", " + ".join(value for _, value in chosen)

@@ -20,9 +20,9 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
             yield plan_event(state.planner.make(), state, memory)
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
         made = split(agent, state, memory)
-        state.injections.planned = research.opening(made, state.steps)
+        state.injections.planned = research.opening(made, state.steps, state.task)
         # a question listing twenty things gets twenty helper calls: they leave the model its own max_steps
-        state.planned_steps = len(made.questions) + (made.operation != "none")
+        state.planned_steps = len(made.questions) + sum(callable(entry) for entry in state.injections.planned)
         tool = agent.tools.get(research.RESEARCH)
         if isinstance(tool, research.Research):  # against a server, the helpers start now, side by side
             tool.prefetch([entry[2] for entry in state.injections.planned if isinstance(entry, tuple)])

@@ -21,7 +21,7 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import MAX_FANOUT, fanned_out, listed_names
+from agent.fanout import MAX_FANOUT, Computation, computations, computed, fanned_out, forms, listed_names
 from agent.outcomes import ToolObserved
 from core.schema import Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import names, numbers
@@ -314,12 +314,42 @@ def named(observed: ToolObserved, facts: list[Fact]) -> ToolObserved:
     return dataclasses.replace(observed, observation=f"{observed.observation} (= {'; '.join(rows)})")
 
 
-def opening(split: Split, steps: list[Step]) -> list:
-    """The lead's planned actions: each sub-question not yet researched, then the split's computation, built when
-    its turn comes from the values found by then. `steps`: the run's own list, which grows as the run goes."""
+def opening(split: Split, steps: list[Step], task: str = "") -> list:
+    """The lead's planned actions: each sub-question not yet researched, then the computations, each built when
+    its turn comes from the values found by then. `steps`: the run's own list, which grows as the run goes.
+
+    A question listing its things and asking one fact of each gets the computations its words ask for (the
+    largest, the sum of the four smallest, the mean of those above a bound: agent/fanout.py); any other, the
+    split's operation."""
     asked = {step.action_input for step in steps if step.action == RESEARCH}
 
-    def compute() -> tuple[str, str, str] | None:
-        call = compute_call(split, steps)
-        return call if call and all((s.action, s.action_input) != call[1:] for s in steps) else None
-    return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions if question not in asked), compute]
+    def once(make: Callable[[], tuple[str, str, str] | None]) -> Callable[[], tuple[str, str, str] | None]:
+        def call() -> tuple[str, str, str] | None:
+            made = make()
+            return made if made and all((s.action, s.action_input) != made[1:] for s in steps) else None
+        return call
+    names = listed_names(task)
+    wanted = computations(task) if names and len(forms(split.questions, names)[0]) == 1 else []
+    computes = ([once(lambda c=c: fanout_call(c, split, steps, names)) for c in wanted] if wanted
+                else [once(lambda: compute_call(split, steps))])
+    return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions if question not in asked),
+            *computes]
+
+
+def fanout_call(computation: Computation, split: Split, steps: list[Step], names: list[str]
+                ) -> tuple[str, str, str] | None:
+    """One computation over the values the helpers found for the listed things (a thing without one is named in
+    the thought and left out)."""
+    values, missing = [], []
+    for question in split.questions:
+        thing = next((name for name in names if name.lower() in question.lower()), question)
+        found = [fact for step in steps if step.action == RESEARCH and step.action_input == question
+                 for fact in step.facts]
+        plain = numbers(found[0].value) if found else []
+        (values.append((thing, plain[0])) if plain else missing.append(thing))
+    made = computed(computation, values) if values else None
+    if made is None:
+        return None
+    thought, expression = made
+    lacking = f" No value was found for {', '.join(missing)}." if missing else ""
+    return f"{thought}{lacking}", "calculator", expression

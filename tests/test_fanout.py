@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from agent.config import AgentConfig
-from agent.fanout import MAX_FANOUT, fanned_out, forms, listed_names
+from agent.fanout import MAX_FANOUT, Computation, computations, computed, fanned_out, forms, listed_names
 from agent.llm.replay import Replay
 from agent.research import Split, compute_call, split_question
 from agent.runs import build_agent
@@ -120,3 +120,29 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
     assert [f.subject for f in result.facts] == list(RIVERS)
     compute = result.steps[4]
     assert (compute.action, compute.action_input) == ("calculator", "max(1465, 1400, 1376, 1006)")
+
+
+@pytest.mark.parametrize("task, wanted", [
+    ("Of the Elbe, the Vistula and the Loire, which is the longest?", [("max", 1, True)]),
+    ("Among the Rhine, Rhone, Seine and Po, which three are longest, and what is their total length?",
+     [("sum", 3, True)]),
+    ("What is the combined population of Oslo, Bergen and Tromsø? And which two of them have the fewest people?",
+     [("sum", 0, True)]),  # the two are picked in a sentence of their own, no sum over them
+    ("Which of Mali, Chad, Niger and Sudan has the largest area, which the smallest, and how many times larger is "
+     "the one than the other?", [("max", 1, True), ("min", 1, False), ("ratio", 0, True)]),
+    ("Of Lyon, Lille, Nice and Nantes, which have more than 0.5 million people, and what is their mean "
+     "population?", [("mean", 0, True, 500000.0)]),
+    ("Of Kepler, Euler and Gauss, who lived the longest?", []),  # a span of two facts each: the lead's work
+])
+def test_what_to_compute_is_read_from_the_questions_words(task, wanted):
+    assert [tuple(c)[:len(w)] for c, w in zip(computations(task), wanted)] == wanted
+    assert len(computations(task)) == len(wanted)
+
+
+def test_a_computation_names_the_things_it_uses_and_keeps_to_the_bounds():
+    values = [("Elbe", "1094"), ("Vistula", "1047"), ("Loire", "1006"), ("Oder", "840")]
+    assert computed(Computation("sum", 2, False), values) == ("I add the 2 lowest values (Oder, Loire).",
+                                                              "840 + 1006")
+    thought, expression = computed(Computation("mean", 0, True, 1000.0), values)
+    assert expression == "(1094 + 1047 + 1006) / 3" and "(Elbe, Vistula, Loire)" in thought
+    assert computed(Computation("range", 0, True, 5000.0), values) is None  # nothing within the bounds
