@@ -18,7 +18,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-NAMES = ["01_quickstart", "02_memory_explorer", "03_step_through", "04_benchmark"]
+NAMES = ["01_quickstart", "02_memory_explorer", "03_step_through", "04_benchmark", "05_research"]
 CELL_TIMEOUT = 600  # seconds for one cell: the busiest is a bench or a real-model run on a loaded 2-core machine
 # What CI runs: the scripted model, a short bench. The committed defaults run the embedded model.
 CI_PARAMETERS = {
@@ -26,6 +26,7 @@ CI_PARAMETERS = {
     "02_memory_explorer": {"MODEL": "replay"},
     "03_step_through": {"MODEL": "replay"},
     "04_benchmark": {"SUITE": "long-recall", "LIMIT": 1, "PER_KIND": None, "STRATEGIES": "full,compact"},
+    "05_research": {"MODEL": "replay"},
 }
 LOCAL_MODEL_THREADS = 2  # as tests/conftest.py gives the real model: the same greedy path on every run
 SCRUBBED = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PONDER_BACKEND", "PONDER_MODEL", "PONDER_GGUF", "PONDER_DEBUG",
@@ -192,6 +193,19 @@ def test_benchmark_runs_ponder_bench_and_shows_its_report_and_plots(ran):
     assert "# ponder bench: long-recall" in markdown
     assert "| full |" in markdown and "| compact |" in markdown  # both strategies in the report's table
     assert len(outputs(notebook, "image/png")) >= 4              # the bench's three plots and the notebook's own
+
+
+def test_research_shows_the_split_each_helpers_run_the_ledger_and_the_computation(ran):
+    notebook = ran("05_research")
+    printed, html = "".join(outputs(notebook, "stream")), "\n".join(outputs(notebook, "text/html"))
+    rivers = ("Godavari River", "Krishna River", "Yamuna", "Loire")
+    for river in rivers:  # the script named one river; code asked about all four, each a helper run of its own
+        assert f"How long is the {river}?" in printed
+    assert printed.count("(helper run research-") == 4 and printed.count("(parent research-") == 4
+    assert printed.count("wikipedia_summary") >= 4   # each helper's own stored steps
+    assert "F1. Godavari River" in printed and "F4. Loire" in printed and "1,465 kilometres" in html
+    assert "calculator max(1465, 1400, 1376, 1006) -> 1465 (= F1: Godavari River" in printed
+    assert "answer: The Godavari River (1,465 kilometres) is the longest." in printed
 
 
 @pytest.mark.slow
