@@ -343,3 +343,34 @@ def test_a_reply_stopped_on_the_token_limit_says_so(llm):
         llm.max_tokens = limit
     assert not whole.truncated and assert_parses(whole.text)
     assert cut.truncated and cut.usage.completion_tokens == 6 and cut.text.startswith("Thought:")
+
+
+@pytest.mark.slow
+def test_a_lead_with_a_small_memory_answers_from_a_fact_its_memory_folded(local_llm, offline_wiki):
+    """The real model as lead and helpers, a ~350-token memory budget: the lead's research steps are folded into
+    notes before it answers, and its answer states the longest river's length, found by a helper in a step that
+    left the conversation (kept by the ledger, carried by the notes)."""
+    import uuid
+
+    from agent.config import AgentConfig
+    from agent.runs import build_agent
+    from core.chroma import make_client
+    from core.schema import StopReason
+    from memory.store import Store
+    from ponder.bench.verdict import judge_answer
+    from tools.defaults import default_tools
+
+    task = ("Which is the longest of these rivers: the Godavari River, the Krishna River, the Yamuna, the Loire and "
+            "the Elbe?")
+    store = Store(make_client("memory"))
+    agent = build_agent(task, local_llm, default_tools(offline_wiki), store=store, strategy="compact",
+                        run_id=f"lead-{uuid.uuid4().hex[:6]}", config=AgentConfig(research=True),
+                        memory_settings={"token_budget": 350})
+    result = agent.run()
+    summaries = store.summaries(result.run_id)
+    assert result.stop_reason is StopReason.final_answer and summaries, (result.stop_reason, result.answer)
+    godavari = next(s for s in result.steps if s.action == "research" and "Godavari" in s.action_input)
+    assert godavari.index <= summaries[-1].upto  # folded before the answer was written
+    assert "1,465" in godavari.observation
+    verdict = judge_answer(task, [["Godavari", "1465"]], result.answer, options=[])
+    assert verdict.correct, (verdict.reason, result.answer)

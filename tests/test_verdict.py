@@ -170,6 +170,10 @@ def test_the_table_is_large_enough():
     assert len(WRONG_ON_SUITE) + len(RIGHT_ON_SUITE) >= 40
 
 
+# how a suite's pick questions say what to pick: an answer says the pick the same way
+CUES = ("longest", "highest", "youngest", "first", "oldest", "lowest", "smallest", "earliest", "tallest")
+
+
 @pytest.mark.parametrize("qid", [q.id for q in SUITE.values() if q.options])
 def test_options_read_from_the_question_are_the_suites_own(qid):
     assert derive_options(SUITE[qid].question) == SUITE[qid].options
@@ -185,7 +189,7 @@ def test_repeating_the_candidates_never_scores_right_and_committing_to_the_answe
     assert not judge_answer(q.question, q.answers, " ".join(f"{o} is a candidate." for o in q.options)).correct
     others = " ".join(str(part) for a in q.answers[:1] for part in (a if isinstance(a, list) else [a])
                       if str(part).lower() not in right[0].lower())
-    cue = next(w for w in ("longest", "highest", "youngest", "first", "oldest", "lowest") if w in q.question)
+    cue = next(w for w in CUES if w in q.question)
     answer = f"{right[0]} is the {cue}. {others}".strip()
     assert judge_answer(q.question, q.answers, answer, options=q.options).correct, answer
     wrong = next(o for o in q.options if o != right[0])
@@ -239,8 +243,7 @@ def test_suite_answers_read_as_their_own_answers(suite):
             parts = answer if isinstance(answer, list) else [answer]
             text = " ".join(map(str, parts))
             if q.options:
-                cue = next(w for w in ("longest", "highest", "youngest", "first", "oldest", "lowest")
-                           if w in q.question)
+                cue = next(w for w in CUES if w in q.question)
                 text = f"{parts[0]} is the {cue}. " + " ".join(map(str, parts[1:]))
             assert judge_answer(q.question, q.answers, text, options=q.options).correct, (q.id, text)
     json.dumps([q.model_dump() for q in questions])   # the suite stays serialisable with its options
@@ -252,6 +255,8 @@ def test_suite_answers_read_as_their_own_answers(suite):
     ("Is Bosnia and Herzegovina or Serbia larger?", ["Bosnia and Herzegovina", "Serbia"]),
     ("What is the sum of the atomic numbers of iron, copper, silver and gold?", []),
     ("Who directed the film 2001: A Space Odyssey, and in what year did he die?", []),
+    ("Zambezi, Limpopo, Niger, Orange: which of those rivers is longest?", ["Zambezi", "Limpopo", "Niger", "Orange"]),
+    ("Paris, Lyon, Nice: what is their combined population?", []),
 ])
 def test_options_read_from_other_questions(question, options):
     assert derive_options(question) == options

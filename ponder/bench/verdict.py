@@ -126,6 +126,13 @@ def derive_options(question: str) -> list[str]:
             names = [_name_in(item, leading=True, trailing=False) for item in items] + [last]
             if len(names) >= 2 and all(names) and len(set(names)) == len(names) and len(names) > len(best):
                 best = names
+    # "Zambezi, Limpopo, Niger, Orange: which of those ...": names before a colon, joined by commas alone
+    head, colon, _ = question.partition(":")
+    listed = [part.strip() for part in head.split(",")]
+    if colon and chooses and not best and len(listed) >= 3:
+        names = [_name_in(part, leading=False, trailing=False) for part in listed]
+        if all(names) and len(set(names)) == len(names):
+            best = names
     return best
 
 
