@@ -185,3 +185,16 @@ def computed(computation: Computation, values: list[tuple[str, str]]) -> tuple[s
     if operation == "mean":
         return f"I take the mean of {which}.", f"({' + '.join(v for _, v in chosen)}) / {len(chosen)}"
     return f"I add {which}.", " + ".join(value for _, value in chosen)
+
+
+_UNITS = {"km": ("km", "kilometre", "kilometres", "kilometer", "kilometers"),
+          "m": ("m", "metre", "metres", "meter", "meters"),
+          "km2": ("km2", "km²", "square"), "mi": ("mi", "mile", "miles"), "ft": ("ft", "feet", "foot"),
+          "mi2": ("sq", "mi2")}
+_UNIT_OF = {spelling: kind for kind, spellings in _UNITS.items() for spelling in spellings}
+
+
+def unit_kind(unit: str) -> str:
+    """A unit as one spelling (kilometres, km -> km), or as it is; "" for none."""
+    unit = unit.strip().lower()
+    return _UNIT_OF.get(unit, unit)

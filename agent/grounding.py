@@ -7,6 +7,8 @@ them up, or answer again.
 """
 from __future__ import annotations
 
+import re
+
 from core.schema import StepOutcome
 from core.support import ungrounded_numbers
 from memory.ledger import ledger
@@ -41,3 +43,30 @@ def answer_from_facts(candidate) -> str | None:
     return (f"Check before finishing: your answer states {', '.join(missing)}, which is neither in your facts "
             "table nor a calculator or date_diff result. Establish it (research the fact, or compute it from the "
             "table's values), then answer again; if it is right as it is, repeat the same Final answer.")
+
+
+_PICKED = re.compile(r"\(= F\d+: ([^,;)]+)")
+_GENERIC = {"river", "mount", "mountains", "lake", "sea", "island", "islands", "city", "the", "of"}
+
+
+def answer_names_the_computed_pick(candidate) -> str | None:
+    """The final-answer check of a lead: when a max() or min() over the facts named its row ("1465 (= F1: Godavari
+    River, ...)"), the answer names that thing. Measured with the 1.5B model: after max() named the Godavari, the
+    lead answered with the table's largest number, a glacier's height in metres, and its river."""
+    for step in reversed(candidate.steps):
+        if step.action != "calculator" or not step.action_input.startswith(("max(", "min(")):
+            continue
+        picked = _PICKED.findall(step.observation)
+        if not picked or any(_named(subject, candidate.answer) for subject in picked):
+            return None
+        which = "largest" if step.action_input.startswith("max(") else "smallest"
+        return (f"Check before finishing: the calculator at step {step.index} found the {which} value: "
+                f"{step.observation}. Your answer does not name {picked[0]}. Answer from that result (repeat the "
+                "same Final answer only if it is right as it is).")
+    return None
+
+
+def _named(subject: str, answer: str) -> bool:
+    words = [w for w in re.findall(r"[\w'-]+", subject.lower()) if w not in _GENERIC] or [subject.lower()]
+    said = answer.lower()
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", said) for w in words)

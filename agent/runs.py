@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from agent.config import AgentConfig
-from agent.grounding import answer_from_facts
+from agent.grounding import answer_from_facts, answer_names_the_computed_pick
 from agent.loop import Agent
 from agent.prompts import HELPER_BRIEF, LEAD_BRIEF, memory_budget
 from agent.research import RESEARCH, refusing_tool, research_tool, with_research
@@ -19,6 +19,7 @@ from memory.factory import make_memory
 from tools.base import ToolRegistry
 
 AttemptBuilder = Callable[[int, Sequence[str]], Agent]
+LEAD_CHECKS = (answer_from_facts, answer_names_the_computed_pick)  # a lead's answer, against its facts
 
 
 def attempt_id(run_id: str, number: int) -> str:
@@ -47,8 +48,8 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
     side = aux_llm or model
     if config.research:  # the lead: sub-agents read the pages, it computes and answers from their facts
         lead_actions = [RESEARCH, *(name for name in tools.names if not tools.get(name).reads_sources)]
-        checks = [*config.final_answer_checks, *([] if answer_from_facts in config.final_answer_checks
-                                                 else [answer_from_facts])]
+        checks = [*config.final_answer_checks, *(check for check in LEAD_CHECKS
+                                                 if check not in config.final_answer_checks)]
         config = config.model_copy(update={"final_answer_checks": checks, "actions": lead_actions,
                                            "brief": LEAD_BRIEF})
 
@@ -75,7 +76,8 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
             "research": False, "plan": False, "reflect_retries": 0, "max_steps": config.research_max_steps,
             "actions": [name for name in tools.names if tools.get(name).reads_sources], "brief": HELPER_BRIEF,
             "max_wall_seconds": config.research_max_seconds,
-            "final_answer_checks": [c for c in config.final_answer_checks if c is not answer_from_facts]})
+            "final_answer_checks": [c for c in config.final_answer_checks
+                                    if c not in LEAD_CHECKS]})
         child_tools = with_research(tools, refusing_tool())
 
         def child(question: str, child_id: str) -> Agent:

@@ -146,3 +146,19 @@ def test_a_computation_names_the_things_it_uses_and_keeps_to_the_bounds():
     thought, expression = computed(Computation("mean", 0, True, 1000.0), values)
     assert expression == "(1094 + 1047 + 1006) / 3" and "(Elbe, Vistula, Loire)" in thought
     assert computed(Computation("range", 0, True, 5000.0), values) is None  # nothing within the bounds
+
+
+def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
+    """Measured with the real model: a helper asked how long the Yamuna is answered from a sentence about its
+    glacier's height (4,500 m), and max() over the rivers' kilometres took it."""
+    from agent.research import fanout_call
+
+    task = "Which is the longest of these rivers: the Godavari River, the Yamuna and the Loire?"
+    split = Split(questions=[f"How long is the {r}?" for r in ("Godavari River", "Yamuna", "Loire")], operation="max")
+    values = {"Godavari River": ("1,465", "kilometres"), "Yamuna": ("4,500", "m"), "Loire": ("1,006", "km")}
+    steps = [Step(index=n, thought="", action="research", action_input=q, observation="",
+                  facts=[Fact(subject=r, value=values[r][0], unit=values[r][1], page=r, quote="", step=n)])
+             for n, (q, r) in enumerate(zip(split.questions, values))]
+    thought, action, expression = fanout_call(computations(task)[0], split, steps, listed_names(task))
+    assert (action, expression) == ("calculator", "max(1465, 1006)")
+    assert "Left out, in another unit than km: Yamuna." in thought

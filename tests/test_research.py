@@ -341,3 +341,15 @@ def test_the_questions_plain_wording_settles_the_operation(reply, task, operatio
     split = split_question(lambda messages, grammar: Replay([reply]).complete(messages, grammar=grammar), "system",
                            task)
     assert split.operation == operation
+
+
+def test_a_lead_answer_that_ignores_its_computed_pick_goes_back_naming_it(tools, store, tmp_path):
+    """Measured with the 1.5B model: after max() named the Godavari, the lead answered with another river."""
+    wrong = "The Krishna River (1,400 kilometres) is the longer."
+    llm = Replay([SPLIT, *GODAVARI_HELPER, *KRISHNA_HELPER, step("Krishna.", "Final", wrong),
+                  step("F1 it is.", "Final", ANSWER)])
+    result = lead(llm, tools, store, tmp_path).run()
+    assert result.answer == ANSWER
+    sent_back = next(s for s in result.steps if s.is_final and s.action_input == wrong)
+    assert "found the largest value: 1465 (= F1: Godavari River" in sent_back.observation
+    assert "does not name Godavari River" in sent_back.observation
