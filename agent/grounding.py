@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from agent.fanout import listed_names
 from core.schema import StepOutcome
-from core.support import ungrounded_numbers
+from core.support import numbers, ungrounded_numbers
 from memory.ledger import ledger
 
 
@@ -52,13 +53,18 @@ _GENERIC = {"river", "mount", "mountains", "lake", "sea", "island", "islands", "
 def answer_names_the_computed_pick(candidate) -> str | None:
     """The final-answer check of a lead: when a max() or min() over the facts named its row ("1465 (= F1: Godavari
     River, ...)"), the answer names that thing. Measured with the 1.5B model: after max() named the Godavari, the
-    lead answered with the table's largest number, a glacier's height in metres, and its river."""
+    lead answered with the table's largest number, a glacier's height in metres, and its river. An answer that
+    states the computed value, or names the pick and none of the other things listed, passes."""
     for step in reversed(candidate.steps):
         if step.action != "calculator" or not step.action_input.startswith(("max(", "min(")):
             continue
         picked = _PICKED.findall(step.observation)
-        if not picked or any(_named(subject, candidate.answer) for subject in picked):
-            return None
+        result = numbers(step.observation)[:1]
+        others = [name for name in listed_names(candidate.task) if not any(_named(name, s) for s in picked)]
+        if not picked or set(result) & set(numbers(candidate.answer)):
+            return None  # it states the computed value
+        if any(_named(s, candidate.answer) for s in picked) and not any(_named(o, candidate.answer) for o in others):
+            return None  # it names the pick, and only the pick (not the question's list again)
         which = "largest" if step.action_input.startswith("max(") else "smallest"
         return (f"Check before finishing: the calculator at step {step.index} found the {which} value: "
                 f"{step.observation}. Your answer does not name {picked[0]}. Answer from that result (repeat the "

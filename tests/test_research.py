@@ -353,3 +353,19 @@ def test_a_lead_answer_that_ignores_its_computed_pick_goes_back_naming_it(tools,
     sent_back = next(s for s in result.steps if s.is_final and s.action_input == wrong)
     assert "found the largest value: 1465 (= F1: Godavari River" in sent_back.observation
     assert "does not name Godavari River" in sent_back.observation
+
+
+def test_restating_the_questions_list_does_not_pass_for_naming_the_computed_pick(tools, store, tmp_path):
+    from agent.grounding import answer_names_the_computed_pick
+    from agent.outcomes import FinalCandidate
+
+    task = "Which is the longest of these rivers: the Godavari River, the Krishna River and the Yamuna?"
+    computed = Step(index=3, thought="", action="calculator", action_input="max(1465, 1400, 1376)",
+                    observation="1465 (= F1: Godavari River, 1,465 kilometres)")
+
+    def check(answer):
+        return answer_names_the_computed_pick(FinalCandidate(task=task, answer=answer, steps=[computed],
+                                                             today="2026-12-03", rejections=0))
+    assert check("Of the Godavari River, the Krishna River and the Yamuna, the Yamuna is longest, at 4,500 m.")
+    assert check("The Godavari is the longest.") is None
+    assert check("The longest is 1,465 kilometres long.") is None
