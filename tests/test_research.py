@@ -363,8 +363,10 @@ def test_restating_the_questions_list_does_not_pass_for_naming_the_computed_pick
     computed = Step(index=3, thought="", action="calculator", action_input="max(1465, 1400, 1376)",
                     observation="1465 (= F1: Godavari River, 1,465 kilometres)")
 
+    repeated = computed.model_copy(update={"index": 4, "observation": "Warning: you already ran calculator ..."})
+
     def check(answer):
-        return answer_names_the_computed_pick(FinalCandidate(task=task, answer=answer, steps=[computed],
+        return answer_names_the_computed_pick(FinalCandidate(task=task, answer=answer, steps=[computed, repeated],
                                                              today="2026-12-03", rejections=0))
     assert check("Of the Godavari River, the Krishna River and the Yamuna, the Yamuna is longest, at 4,500 m.")
     assert check("The Godavari is the longest.") is None
