@@ -9,7 +9,11 @@ questions list ten to twenty-five things. A list is read from the question's own
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import NamedTuple
+
+from core.schema import FINAL_ACTION, Step
+from core.support import numbers
 
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
 
@@ -111,6 +115,15 @@ class Computation(NamedTuple):
     highest: bool = True
     low: float = float("-inf")
     high: float = float("inf")
+    word: str = ""  # the question's superlative: "longest"
+
+
+class Computed(NamedTuple):
+    """A computation made concrete: the lead's thought, the calculator's input, and the answer's sentence once
+    the result is known ({result} in it)."""
+    thought: str
+    expression: str
+    sentence: str
 
 
 def bounds(task: str) -> tuple[float, float]:
@@ -142,9 +155,10 @@ def computations(task: str) -> list[Computation]:
             count, word = match.group(1) or match.group(2), match.group(3).lower()
             highest = word in _HIGH
             if not count:
-                found.append(Computation("max" if highest else "min", 1, highest))
+                found.append(Computation("max" if highest else "min", 1, highest, word=word))
             elif total:  # which k are ... and their combined ...: the sum of those k
-                found.append(Computation(total, _COUNTS.get(count.lower()) or int(count), highest, low, high))
+                found.append(Computation(total, _COUNTS.get(count.lower()) or int(count), highest, low, high,
+                                         word))
                 selected = True
         if total and not selected:
             found.append(Computation(total, 0, True, low, high))
@@ -160,31 +174,59 @@ def computations(task: str) -> list[Computation]:
     return list(dict.fromkeys(found))
 
 
-def computed(computation: Computation, values: list[tuple[str, str]]) -> tuple[str, str] | None:
-    """(thought, calculator input) of one computation over (thing, value) pairs, the things it uses named in the
-    thought, so the lead need not match numbers back to names itself; None when no value is within bounds."""
+def computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
+    """One computation over (thing, value) pairs: the things it uses are named in the thought, so the lead need
+    not match numbers back to names itself, and in the answer's sentence; None when no value is within bounds."""
     kept = [(name, value) for name, value in values if computation.low <= float(value) <= computation.high]
-    bounded = (computation.low, computation.high) != (float("-inf"), float("inf"))
-    within = f" within the question's bounds ({', '.join(name for name, _ in kept)})" if bounded else ""
     if not kept:
         return None
+    bounded = (computation.low, computation.high) != (float("-inf"), float("inf"))
+    within = f" within the question's bounds ({_listed(name for name, _ in kept)})" if bounded else ""
     ranked = sorted(kept, key=lambda pair: float(pair[1]), reverse=computation.highest)
     plain = [value for _, value in kept]
-    operation = computation.operation
+    operation, word, unit = computation.operation, computation.word, f" {unit}" if unit else ""
     if operation in ("max", "min"):
-        return (f"The {'highest' if computation.highest else 'lowest'} value the helpers found is {ranked[0][0]}'s.",
-                f"{operation}({', '.join(plain)})")
+        best = ranked[0]
+        return Computed(f"The {'highest' if computation.highest else 'lowest'} value the helpers found is "
+                        f"{best[0]}'s.", f"{operation}({', '.join(plain)})",
+                        f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, at "
+                        f"{_shown(best[1])}{unit}.")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
-        return (f"Of the values{within}, the highest is {top[0]}'s, the lowest {bottom[0]}'s: I take their {what}.",
-                f"max({', '.join(plain)}) {sign} min({', '.join(plain)})")
+        said = (f"the difference is {{result}}{unit}" if operation == "range"
+                else f"the first is {{result}} times the second")
+        return Computed(f"Of the values{within}, the highest is {top[0]}'s, the lowest {bottom[0]}'s: I take their "
+                        f"{what}.", f"max({', '.join(plain)}) {sign} min({', '.join(plain)})",
+                        f"{top[0]} has the highest value ({_shown(top[1])}{unit}) and {bottom[0]} the lowest "
+                        f"({_shown(bottom[1])}{unit}); {said}.")
     chosen = ranked[:computation.count] if computation.count else kept
-    which = (f"the {computation.count} {'highest' if computation.highest else 'lowest'} values "
-             f"({', '.join(name for name, _ in chosen)})" if computation.count else f"the values{within}")
+    names = _listed(name for name, _ in chosen)
+    which = (f"the {computation.count} {'highest' if computation.highest else 'lowest'} values ({names})"
+             if computation.count else f"the values{within}")
+    picked = (f"The {computation.count} {word} are {names}" if computation.count
+              else f"Those within the question's bounds are {names}" if bounded else "")
     if operation == "mean":
-        return f"I take the mean of {which}.", f"({' + '.join(v for _, v in chosen)}) / {len(chosen)}"
-    return f"I add {which}.", " + ".join(value for _, value in chosen)
+        return Computed(f"I take the mean of {which}.", f"({' + '.join(v for _, v in chosen)}) / {len(chosen)}",
+                        f"{picked + '; their' if picked else 'Their'} mean is {{result}}{unit}.")
+    return Computed(f"I add {which}.", " + ".join(value for _, value in chosen),
+                    f"{picked + '; together' if picked else 'Together they come to'} {{result}}{unit}.")
+
+
+def _listed(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _shown(number: str) -> str:
+    """A plain number as an answer writes it: 1465 -> 1,465; 95.78378 -> 95.78."""
+    value = float(number)
+    return f"{value:,.0f}" if value.is_integer() else f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def answer_of(sentences: list[str], results: list[str]) -> str:
+    """The answer: each computation's sentence with its result."""
+    return " ".join(sentence.replace("{result}", _shown(result)) for sentence, result in zip(sentences, results))
 
 
 _UNITS = {"km": ("km", "kilometre", "kilometres", "kilometer", "kilometers"),
@@ -198,3 +240,55 @@ def unit_kind(unit: str) -> str:
     """A unit as one spelling (kilometres, km -> km), or as it is; "" for none."""
     unit = unit.strip().lower()
     return _UNIT_OF.get(unit, unit)
+
+
+# ---- the lead's planned computations and answer, from the values its helpers found ------------------------------
+
+FINAL_THOUGHT = "I answer from the values the helpers established and the computed results."
+
+
+def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> tuple[list[tuple[str, str]], str, str]:
+    """((thing, value) pairs, unit, what is left out): the values the helpers found for the listed things (the
+    first fact of the step that asked each question). A thing without a value, or with one in another unit than
+    most (a glacier's 4,500 m among rivers' kilometres), is left out and named (measured: a helper asked how long
+    the Yamuna is answered with its source's height, and max() took it)."""
+    found_values, missing = [], []
+    for question in questions:
+        thing = next((name for name in names if name.lower() in question.lower()), question)
+        found = [fact for step in steps if step.action_input == question for fact in step.facts]
+        plain = numbers(found[0].value) if found else []
+        (found_values.append((thing, plain[0], found[0].unit)) if plain else missing.append(thing))
+    units = Counter(unit_kind(unit) for _, _, unit in found_values if unit)
+    usual = units.most_common(1)[0][0] if units else ""
+    values = [(thing, value) for thing, value, unit in found_values if unit_kind(unit) in (usual, "")]
+    other = [thing for thing, _, unit in found_values if unit_kind(unit) not in (usual, "")]
+    spelled = next((unit for _, _, unit in found_values if unit and unit_kind(unit) == usual), "")
+    left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
+        f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
+    return values, spelled, left_out
+
+
+def fanout_call(computation: Computation, questions: list[str], steps: list[Step], names: list[str]
+                ) -> tuple[str, str, str] | None:
+    """One computation over the values the helpers found for the listed things, as the lead's calculator step."""
+    values, unit, left_out = fanout_values(questions, steps, names)
+    made = computed(computation, values, unit) if values else None
+    return None if made is None else (f"{made.thought}{left_out}", "calculator", made.expression)
+
+
+def fanout_final(wanted: list[Computation], questions: list[str], steps: list[Step], names: list[str]
+                 ) -> tuple[str, str, str] | None:
+    """The Final answer written from the computations' results, once each has one: code reads which thing is the
+    largest and writes the sentence, where the 1.5B lead, shown max() naming the Godavari, answered twice with
+    the table's largest number (a glacier's height) and its river. None (the lead answers) when one is missing."""
+    values, unit, _ = fanout_values(questions, steps, names)
+    sentences, results = [], []
+    for computation in wanted:
+        made = computed(computation, values, unit) if values else None
+        step = next((s for s in reversed(steps) if made and s.action == "calculator"
+                     and s.action_input == made.expression and numbers(s.observation)), None)
+        if step is None:
+            return None
+        sentences.append(made.sentence)
+        results.append(numbers(step.observation)[0])
+    return FINAL_THOUGHT, FINAL_ACTION, answer_of(sentences, results)

@@ -15,15 +15,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import uuid
-from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import (MAX_FANOUT, Computation, computations, computed, fanned_out, forms, listed_names,
-                          unit_kind)
+from agent.fanout import MAX_FANOUT, computations, fanned_out, fanout_call, fanout_final, forms, listed_names
 from agent.outcomes import ToolObserved
 from core.schema import Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import names, numbers
@@ -332,32 +330,8 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
         return call
     names = listed_names(task)
     wanted = computations(task) if names and len(forms(split.questions, names)[0]) == 1 else []
-    computes = ([once(lambda c=c: fanout_call(c, split, steps, names)) for c in wanted] if wanted
+    computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted),
+                 once(lambda: fanout_final(wanted, split.questions, steps, names))] if wanted
                 else [once(lambda: compute_call(split, steps))])
     return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions if question not in asked),
             *computes]
-
-
-def fanout_call(computation: Computation, split: Split, steps: list[Step], names: list[str]
-                ) -> tuple[str, str, str] | None:
-    """One computation over the values the helpers found for the listed things. A thing without a value, or with
-    one in another unit than most (a glacier's 4,500 m among rivers' kilometres), is named in the thought and left
-    out (measured: a helper asked how long the Yamuna is answered with its source's height, and max() took it)."""
-    found_values, missing = [], []
-    for question in split.questions:
-        thing = next((name for name in names if name.lower() in question.lower()), question)
-        found = [fact for step in steps if step.action == RESEARCH and step.action_input == question
-                 for fact in step.facts]
-        plain = numbers(found[0].value) if found else []
-        (found_values.append((thing, plain[0], unit_kind(found[0].unit))) if plain else missing.append(thing))
-    units = Counter(unit for _, _, unit in found_values if unit)
-    usual = units.most_common(1)[0][0] if units else ""
-    values = [(thing, value) for thing, value, unit in found_values if not usual or unit in (usual, "")]
-    other = [thing for thing, _, unit in found_values if usual and unit not in (usual, "")]
-    made = computed(computation, values) if values else None
-    if made is None:
-        return None
-    thought, expression = made
-    lacking = (f" No value was found for {', '.join(missing)}." if missing else "") + (
-        f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
-    return f"{thought}{lacking}", "calculator", expression

@@ -8,7 +8,8 @@ import uuid
 import pytest
 
 from agent.config import AgentConfig
-from agent.fanout import MAX_FANOUT, Computation, computations, computed, fanned_out, forms, listed_names
+from agent.fanout import (MAX_FANOUT, Computation, answer_of, computations, computed, fanned_out, forms,
+                          listed_names)
 from agent.llm.replay import Replay
 from agent.research import Split, compute_call, split_question
 from agent.runs import build_agent
@@ -102,19 +103,21 @@ RIVERS = {"Godavari River": "1,465", "Krishna River": "1,400", "Yamuna": "1,376"
 
 
 def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wiki):
-    """The model's split names one river; the lead's helpers look up all four, then the lead computes and answers,
-    though its own max_steps is 1: the helper calls and the computation are the split's, not the model's."""
+    """The model's split names one river; the lead's helpers look up all four, then the lead computes and answers
+    from the result, though its own max_steps is 1: the helper calls, the computation and the answer they make
+    are planned by code, not the model's steps."""
     task = "Which is the longest of these rivers: the Godavari River, the Krishna River, the Yamuna and the Loire?"
     helpers = [reply for river, length in RIVERS.items()
                for reply in (step("I read the page.", "wikipedia_summary", river),
                              step("It says so.", "Final", f"The {river} is {length} kilometres long."))]
-    answer = "The Godavari River (1,465 kilometres) is the longest."
-    llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers, step("F1.", "Final", answer)])
+    llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers])  # no lead call after the split
     agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
                         config=AgentConfig(research=True, max_steps=1))
     result = agent.run()
-    assert result.stop_reason is StopReason.final_answer and result.answer == answer
+    assert result.stop_reason is StopReason.final_answer
+    assert result.answer == "Godavari River is the longest, at 1,465 kilometres."
+    assert llm.remaining == 0 and len(llm.calls) == 1 + len(helpers)
     assert [s.action_input for s in result.steps if s.action == "research"] == [
         f"How long is the {river}?" for river in RIVERS]
     assert [f.subject for f in result.facts] == list(RIVERS)
@@ -141,17 +144,20 @@ def test_what_to_compute_is_read_from_the_questions_words(task, wanted):
 
 def test_a_computation_names_the_things_it_uses_and_keeps_to_the_bounds():
     values = [("Elbe", "1094"), ("Vistula", "1047"), ("Loire", "1006"), ("Oder", "840")]
-    assert computed(Computation("sum", 2, False), values) == ("I add the 2 lowest values (Oder, Loire).",
-                                                              "840 + 1006")
-    thought, expression = computed(Computation("mean", 0, True, 1000.0), values)
-    assert expression == "(1094 + 1047 + 1006) / 3" and "(Elbe, Vistula, Loire)" in thought
+    made = computed(Computation("sum", 2, False, word="shortest"), values, "km")
+    assert made[:2] == ("I add the 2 lowest values (Oder and Loire).", "840 + 1006")
+    assert answer_of([made.sentence], ["1846"]) == "The 2 shortest are Oder and Loire; together 1,846 km."
+    thought, expression, sentence = computed(Computation("mean", 0, True, 1000.0), values, "km")
+    assert expression == "(1094 + 1047 + 1006) / 3" and "(Elbe, Vistula and Loire)" in thought
+    assert answer_of([sentence], ["1049"]) == ("Those within the question's bounds are Elbe, Vistula and Loire; "
+                                               "their mean is 1,049 km.")
     assert computed(Computation("range", 0, True, 5000.0), values) is None  # nothing within the bounds
 
 
 def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
     """Measured with the real model: a helper asked how long the Yamuna is answered from a sentence about its
     glacier's height (4,500 m), and max() over the rivers' kilometres took it."""
-    from agent.research import fanout_call
+    from agent.fanout import fanout_call
 
     task = "Which is the longest of these rivers: the Godavari River, the Yamuna and the Loire?"
     split = Split(questions=[f"How long is the {r}?" for r in ("Godavari River", "Yamuna", "Loire")], operation="max")
@@ -159,6 +165,6 @@ def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
     steps = [Step(index=n, thought="", action="research", action_input=q, observation="",
                   facts=[Fact(subject=r, value=values[r][0], unit=values[r][1], page=r, quote="", step=n)])
              for n, (q, r) in enumerate(zip(split.questions, values))]
-    thought, action, expression = fanout_call(computations(task)[0], split, steps, listed_names(task))
+    thought, action, expression = fanout_call(computations(task)[0], split.questions, steps, listed_names(task))
     assert (action, expression) == ("calculator", "max(1465, 1006)")
     assert "Left out, in another unit than km: Yamuna." in thought

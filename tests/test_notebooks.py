@@ -205,7 +205,7 @@ def test_research_shows_the_split_each_helpers_run_the_ledger_and_the_computatio
     assert printed.count("wikipedia_summary") >= 4   # each helper's own stored steps
     assert "F1. Godavari River" in printed and "F4. Loire" in printed and "1,465 kilometres" in html
     assert "calculator max(1465, 1400, 1376, 1006) -> 1465 (= F1: Godavari River" in printed
-    assert "answer: The Godavari River (1,465 kilometres) is the longest." in printed
+    assert "answer: Godavari River is the longest, at 1,465 kilometres." in printed
 
 
 @pytest.mark.slow

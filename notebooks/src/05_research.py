@@ -21,8 +21,7 @@ QUESTION = ("Which is the longest of these rivers: the Godavari River, the Krish
 # builds it, with `research=True` (its default there).
 #
 # With `MODEL = "replay"`, a script plays the model: it splits the question by naming one river only (code asks
-# the same question of every river the question lists), each helper looks its river up and answers, and the lead
-# answers from the computed result.
+# the same question of every river the question lists), and each helper looks its river up and answers.
 
 # %%
 import uuid
@@ -53,8 +52,7 @@ elif MODEL == "replay":
     helpers = [reply for river, length in lengths.items()
                for reply in (step("I read the page.", "wikipedia_summary", river),
                              step("It says so.", "Final", f"The {river} is {length} kilometres long."))]
-    llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers,
-                  step("F1 is the largest value.", "Final", "The Godavari River (1,465 kilometres) is the longest.")])
+    llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers])
 else:
     raise ValueError(f"MODEL must be 'embedded' or 'replay', not {MODEL!r}")
 
@@ -126,7 +124,9 @@ display(HTML(fragment(f'<table class="run"><tr><th></th><th>subject</th><th>valu
 # ## The computation and the answer
 #
 # The lead's calculator step was planned by code from the question's words ("the longest": the largest value);
-# its result names the fact it equals.
+# its result names the fact it equals. Code then writes the answer from that result: a question whose every part
+# code can compute is answered without another model call (a 1.5B lead, shown the result, still answered with
+# the table's largest number once). Any other question is answered by the lead model, from the same table.
 
 # %%
 for s in result.steps:
