@@ -347,9 +347,11 @@ def test_a_reply_stopped_on_the_token_limit_says_so(llm):
 
 @pytest.mark.slow
 def test_a_lead_with_a_small_memory_answers_from_a_fact_its_memory_folded(local_llm, offline_wiki):
-    """The real model as lead and helpers, a ~350-token memory budget: the lead's research steps are folded into
-    notes before it answers, and its answer states the longest river's length, found by a helper in a step that
-    left the conversation (kept by the ledger, carried by the notes)."""
+    """The real model as the splitter and the helpers, a ~350-token memory budget: the lead's research steps are
+    folded into notes before the answer, and the answer states the longest river and its length, found by a
+    helper in a step that had left the conversation (the ledger keeps it verbatim through every compaction).
+    The answer is written by code from the computed max() (agent/fanout.py), as for any question whose parts code
+    computes: measured before that, the 1.5B lead on this path answered with a glacier's height."""
     import uuid
 
     from agent.config import AgentConfig
