@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from agent.config import AgentConfig
-from agent.grounding import answer_from_facts, answer_names_the_computed_pick
+from agent.grounding import answer_from_facts, answer_is_not_the_question, answer_names_the_computed_pick
 from agent.loop import Agent
 from agent.prompts import HELPER_BRIEF, LEAD_BRIEF, memory_budget
 from agent.research import RESEARCH, refusing_tool, research_tool, with_research
@@ -19,7 +19,7 @@ from memory.factory import make_memory
 from tools.base import ToolRegistry
 
 AttemptBuilder = Callable[[int, Sequence[str]], Agent]
-LEAD_CHECKS = (answer_from_facts, answer_names_the_computed_pick)  # a lead's answer, against its facts
+LEAD_CHECKS = (answer_from_facts, answer_names_the_computed_pick, answer_is_not_the_question)  # a lead's answer
 
 
 def attempt_id(run_id: str, number: int) -> str:

@@ -168,3 +168,12 @@ def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
     thought, action, expression = fanout_call(computations(task)[0], split.questions, steps, listed_names(task))
     assert (action, expression) == ("calculator", "max(1465, 1006)")
     assert "Left out, in another unit than km: Yamuna." in thought
+
+
+def test_a_form_with_and_without_the_before_the_thing_is_one_form():
+    """Measured: "What is the area of Austria?" and "... of the Czech Republic?" kept apart asked each country
+    twice and left the question with two forms, so nothing was computed."""
+    task = "Among Austria, Belgium, Slovenia and the Czech Republic, which country has the smallest area?"
+    asked, count = fanned_out(["What is the area of Austria?", "What is the area of the Czech Republic?"], task)
+    assert count == 1 and asked == [f"What is the area of {c}?" for c in ("Austria", "Belgium", "Slovenia",
+                                                                         "Czech Republic")]

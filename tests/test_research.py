@@ -371,3 +371,16 @@ def test_restating_the_questions_list_does_not_pass_for_naming_the_computed_pick
     assert check("Of the Godavari River, the Krishna River and the Yamuna, the Yamuna is longest, at 4,500 m.")
     assert check("The Godavari is the longest.") is None
     assert check("The longest is 1,465 kilometres long.") is None
+
+
+def test_a_lead_answer_that_restates_the_question_goes_back():
+    from agent.grounding import answer_is_not_the_question
+    from agent.outcomes import FinalCandidate
+
+    task = "Among Austria, Belgium and Slovenia, which country has the smallest area, and what is that area?"
+
+    def check(answer):
+        return answer_is_not_the_question(FinalCandidate(task=task, answer=answer, today="2026-12-03"))
+    assert "repeats the question" in check(task)
+    assert "repeats the question" in check("Among Austria, Belgium and Slovenia, which has the smallest area?")
+    assert check("Slovenia has the smallest area, 20,271 square kilometres.") is None
