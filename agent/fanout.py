@@ -27,10 +27,17 @@ _OPENERS = {"Of", "Which", "What", "Among", "In", "Between", "How", "Is", "Are",
             "Take", "From"}
 
 
+_BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
+_BARE_LIST = re.compile(rf"^\s*({_BARE_ITEMS})\s*:|:\s*({_BARE_ITEMS})\s*\?\s*$")
+
+
 def listed_names(task: str) -> list[str]:
-    """The things the question lists ("A, B, C and D"), three or more, in its order; [] when it lists none.
-    The longest list wins."""
-    best: list[str] = []
+    """The things the question lists ("A, B, C and D"; or joined by commas alone next to a colon: "A, B, C: which
+    ..." and "... of these four: A, B, C, D?"), three or more, in its order; [] when it lists none. The longest
+    list wins."""
+    bare = _BARE_LIST.search(task)
+    best: list[str] = [part.strip() for part in (bare.group(1) or bare.group(2)).split(",")] if bare else []
+    best = [re.sub(r"^the\s+", "", part) for part in best]
     for match in _LIST.finditer(task):
         parts = _SEPARATOR.split(match.group(0))
         parts[-1] = _SENTENCE_END.split(parts[-1])[0].rstrip(".")
@@ -94,8 +101,8 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,3
                           rf"({'|'.join(sorted(_HIGH | _LOW))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether)\b", re.IGNORECASE)
-_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger)\b",
-                         re.IGNORECASE)
+_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger)\b"
+                         r"|\bby how (?:many|much)\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # "lived the longest", "ruled the longest": a span of two facts per thing, not one value to rank
 _SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b", re.IGNORECASE)

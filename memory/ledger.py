@@ -15,7 +15,8 @@ from typing import Iterable
 from core.schema import Fact, Step
 
 # 1,465 / 3.14 / 1564; the unit is the word right after it when that word is not a function word
-_QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(?:\s*(%|[A-Za-z][A-Za-z-]{0,19}))?")
+_QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(?:\s*(%|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")  # km2 is
+# an area, not km (measured: Ghana's "239,567 km2" as km, beside Togo's square kilometres, read as two units)
 _NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
 that than then this there he she they his her their be been being has had have not but after before during""".split())
 _ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year)\b", re.IGNORECASE)

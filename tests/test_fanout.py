@@ -177,3 +177,19 @@ def test_a_form_with_and_without_the_before_the_thing_is_one_form():
     asked, count = fanned_out(["What is the area of Austria?", "What is the area of the Czech Republic?"], task)
     assert count == 1 and asked == [f"What is the area of {c}?" for c in ("Austria", "Belgium", "Slovenia",
                                                                          "Czech Republic")]
+
+
+@pytest.mark.parametrize("task, names", [
+    ("Zambezi, Limpopo, Niger, Orange: which of those African rivers is the longest?",
+     ["Zambezi", "Limpopo", "Niger", "Orange"]),
+    ("What was the combined population of the two biggest of these four cities: Miami, Atlanta, Detroit, Boston?",
+     ["Miami", "Atlanta", "Detroit", "Boston"]),
+])
+def test_a_list_joined_by_commas_alone_next_to_a_colon_is_read(task, names):
+    """Measured on held-out questions: lists without "and"/"or" were not read, so nothing was asked of each."""
+    assert listed_names(task) == names
+
+
+def test_by_how_many_asks_for_the_difference_of_the_highest_and_the_lowest():
+    task = "Which is the tallest of K2, Aconcagua and Puncak Jaya, and by how many metres does it top the shortest?"
+    assert [c.operation for c in computations(task)] == ["max", "min", "range"]

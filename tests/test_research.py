@@ -384,3 +384,8 @@ def test_a_lead_answer_that_restates_the_question_goes_back():
     assert "repeats the question" in check(task)
     assert "repeats the question" in check("Among Austria, Belgium and Slovenia, which has the smallest area?")
     assert check("Slovenia has the smallest area, 20,271 square kilometres.") is None
+
+
+def test_an_area_in_km2_keeps_its_unit():
+    from memory.ledger import quantity
+    assert quantity("Ghana covers an area of 239,567 km2 (92,497 sq mi)") == ("239,567", "km2")
