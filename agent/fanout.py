@@ -106,6 +106,7 @@ _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|h
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # "lived the longest", "ruled the longest": a span of two facts per thing, not one value to rank
 _SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b", re.IGNORECASE)
+_ALL = re.compile(r"\bof all\b|\ball (?:\w+ )?of them\b", re.IGNORECASE)  # a total over every thing listed
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 
 
@@ -120,7 +121,8 @@ _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+t
 
 
 class Computation(NamedTuple):
-    """operation: "max"/"min" of the values, "sum" or "mean" of them (or of the `count` highest or lowest),
+    """operation: "max"/"min" of the values, "top" (the names of the `count` highest or lowest, no arithmetic),
+    "sum" or "mean" of them (or of the `count` highest or lowest),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
     operation: str
@@ -169,7 +171,9 @@ def computations(task: str) -> list[Computation]:
             highest = word in _HIGH
             if not count:
                 found.append(Computation("max" if highest else "min", 1, highest, word=word))
-            elif total:  # which k are ... and their combined ...: the sum of those k
+            elif not total or _ALL.search(sentence):  # "which three are the biggest, and the mean of all twelve"
+                found.append(Computation("top", _COUNTS.get(count.lower()) or int(count), highest, word=word))
+            else:  # which k are ... and their combined ...: the sum of those k
                 found.append(Computation(total, _COUNTS.get(count.lower()) or int(count), highest, low, high,
                                          word))
                 selected = True
@@ -215,6 +219,8 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
                         f"({_shown(bottom[1])}{unit}); {said}.")
     chosen = ranked[:computation.count] if computation.count else kept
     names = _listed(name for name, _ in chosen)
+    if operation == "top":  # a pick of k, no arithmetic: code ranks, the calculator is not called
+        return Computed("", "", f"The {computation.count} {word} are {names}.")
     which = (f"the {computation.count} {'highest' if computation.highest else 'lowest'} values ({names})"
              if computation.count else f"the values{within}")
     picked = (f"The {computation.count} {word} are {names}" if computation.count
@@ -239,7 +245,8 @@ def _shown(number: str) -> str:
 
 def answer_of(sentences: list[str], results: list[str]) -> str:
     """The answer: each computation's sentence with its result."""
-    return " ".join(sentence.replace("{result}", _shown(result)) for sentence, result in zip(sentences, results))
+    return " ".join(sentence.replace("{result}", _shown(result)) if result else sentence
+                    for sentence, result in zip(sentences, results))
 
 
 _UNITS = {"km": ("km", "kilometre", "kilometres", "kilometer", "kilometers"),
@@ -286,7 +293,9 @@ def fanout_call(computation: Computation, questions: list[str], steps: list[Step
     """One computation over the values the helpers found for the listed things, as the lead's calculator step."""
     values, unit, left_out = fanout_values(questions, steps, names)
     made = computed(computation, values, unit) if values else None
-    return None if made is None else (f"{made.thought}{left_out}", "calculator", made.expression)
+    if made is None or not made.expression:
+        return None
+    return f"{made.thought}{left_out}", "calculator", made.expression
 
 
 def fanout_final(wanted: list[Computation], questions: list[str], steps: list[Step], names: list[str]
@@ -298,6 +307,10 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
     sentences, results = [], []
     for computation in wanted:
         made = computed(computation, values, unit) if values else None
+        if made is not None and not made.expression:  # a ranked pick: nothing to read back
+            sentences.append(made.sentence)
+            results.append("")
+            continue
         step = next((s for s in reversed(steps) if made and s.action == "calculator"
                      and s.action_input == made.expression and numbers(s.observation)), None)
         if step is None:

@@ -130,7 +130,9 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
     ("Among the Rhine, Rhone, Seine and Po, which three are longest, and what is their total length?",
      [("sum", 3, True)]),
     ("What is the combined population of Oslo, Bergen and Tromsø? And which two of them have the fewest people?",
-     [("sum", 0, True)]),  # the two are picked in a sentence of their own, no sum over them
+     [("sum", 0, True), ("top", 2, False)]),  # the two are picked in a sentence of their own, no sum over them
+    ("Of Oslo, Bergen, Tromsø and Bodø, which three are the biggest, and what is the mean population of all of "
+     "them?", [("top", 3, True), ("mean", 0, True)]),  # measured on held-out lh-15: the mean was of the three
     ("Which of Mali, Chad, Niger and Sudan has the largest area, which the smallest, and how many times larger is "
      "the one than the other?", [("max", 1, True), ("min", 1, False), ("ratio", 0, True)]),
     ("Of Lyon, Lille, Nice and Nantes, which have more than 0.5 million people, and what is their mean "
@@ -193,3 +195,12 @@ def test_a_list_joined_by_commas_alone_next_to_a_colon_is_read(task, names):
 def test_by_how_many_asks_for_the_difference_of_the_highest_and_the_lowest():
     task = "Which is the tallest of K2, Aconcagua and Puncak Jaya, and by how many metres does it top the shortest?"
     assert [c.operation for c in computations(task)] == ["max", "min", "range"]
+
+
+def test_a_pick_of_k_is_written_by_code_beside_the_computed_total():
+    values = [("Oslo", "709037"), ("Bergen", "291940"), ("Tromsø", "78745"), ("Bodø", "53712")]
+    top = computed(Computation("top", 3, True, word="biggest"), values)
+    assert top.expression == "" and top.sentence == "The 3 biggest are Oslo, Bergen and Tromsø."
+    mean = computed(Computation("mean"), values)
+    assert answer_of([top.sentence, mean.sentence], ["", "283358.5"]) == (
+        "The 3 biggest are Oslo, Bergen and Tromsø. Their mean is 283,358.5.")
