@@ -102,7 +102,7 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,3
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether)\b", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger)\b"
-                         r"|\bby how (?:many|much)\b", re.IGNORECASE)
+                         r"|\bby how (?:many|much)\b|\bseparates?\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # "lived the longest", "ruled the longest": a span of two facts per thing, not one value to rank
 _SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b", re.IGNORECASE)
@@ -283,6 +283,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     values = [(thing, value) for thing, value, unit in found_values if unit_kind(unit) in (usual, "")]
     other = [thing for thing, _, unit in found_values if unit_kind(unit) not in (usual, "")]
     spelled = next((unit for _, _, unit in found_values if unit and unit_kind(unit) == usual), "")
+    spelled = "square kilometres" if spelled.lower() == "square" else spelled  # "1,141,748 square" says too little
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
     return values, spelled, left_out

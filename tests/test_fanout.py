@@ -204,3 +204,9 @@ def test_a_pick_of_k_is_written_by_code_beside_the_computed_total():
     mean = computed(Computation("mean"), values)
     assert answer_of([top.sentence, mean.sentence], ["", "283358.5"]) == (
         "The 3 biggest are Oslo, Bergen and Tromsø. Their mean is 283,358.5.")
+
+
+def test_how_many_separate_asks_for_the_difference():
+    task = ("Of Chile, Peru, Uruguay and Mexico, which is the largest, which the smallest, and how many square "
+            "kilometres separate the largest from the smallest?")
+    assert [c.operation for c in computations(task)] == ["max", "min", "range"]
