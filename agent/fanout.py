@@ -14,13 +14,15 @@ from typing import NamedTuple
 
 from core.schema import FINAL_ACTION, Step
 from core.support import numbers
+from core.units import unit_kind
 
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
 
 _CAPWORD = r"(?![a-z])[^\W_][\w'’\-]*\.?"  # a capitalised word (or a number: K2), "J." too
 _CONNECTOR = r"(?:of|de|da|del|la|le|van|von|y|du|des|di|the)"  # inside a name: Sea of Marmara, Vincent van Gogh
 _ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+)?{_CAPWORD}){{0,4}}"
-_LIST = re.compile(rf"{_ITEM}(?:,\s+{_ITEM})+,?\s+(?:and|or)\s+{_ITEM}")
+_JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM})?"  # inside a comma list, "Antigua and Barbuda" is one name
+_LIST = re.compile(rf"{_ITEM}(?:,\s+{_JOINED})+,?\s+(?:and|or)\s+{_ITEM}")
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+")
 _SENTENCE_END = re.compile(r"\.\s+(?=\w{3,})")  # "Zagros Mountains. Which ..." (not "J. M. W. Turner")
 _OPENERS = {"Of", "Which", "What", "Among", "In", "Between", "How", "Is", "Are", "Did", "Do", "Does", "Was", "Were",
@@ -31,6 +33,16 @@ _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
 _BARE_LIST = re.compile(rf"^\s*({_BARE_ITEMS})\s*:|:\s*({_BARE_ITEMS})\s*\?\s*$")
 
 
+def _parts(listed: str) -> list[str]:
+    """A list's items: "and"/"or" joins the last two, so an earlier item holding one is a single name ("Antigua
+    and Barbuda, Saint Kitts and Nevis, the Cook Islands and Fiji": four, not six)."""
+    items = re.split(r",\s+", listed)
+    if len(items) < 3:
+        return _SEPARATOR.split(listed)
+    last = re.sub(r"^(?:and|or)\s+", "", items[-1])
+    return [*items[:-1], *(re.split(r"\s+(?:and|or)\s+", last, maxsplit=1) if last == items[-1] else [last])]
+
+
 def listed_names(task: str) -> list[str]:
     """The things the question lists ("A, B, C and D"; or joined by commas alone next to a colon: "A, B, C: which
     ..." and "... of these four: A, B, C, D?"), three or more, in its order; [] when it lists none. The longest
@@ -39,7 +51,7 @@ def listed_names(task: str) -> list[str]:
     best: list[str] = [part.strip() for part in (bare.group(1) or bare.group(2)).split(",")] if bare else []
     best = [re.sub(r"^the\s+", "", part) for part in best]
     for match in _LIST.finditer(task):
-        parts = _SEPARATOR.split(match.group(0))
+        parts = _parts(match.group(0))
         parts[-1] = _SENTENCE_END.split(parts[-1])[0].rstrip(".")
         found = []
         for number, part in enumerate(parts):
@@ -94,15 +106,15 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
 # ---- what the lead computes over the things' values, read from the question's words ----------------------------
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-_HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most"}
-_LOW = {"smallest", "shortest", "lowest", "least", "fewest"}
+_HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest"}
+_LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest"}
 _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?|\bthe\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
-_SUM = re.compile(r"\b(?:combined|total|sum|altogether)\b", re.IGNORECASE)
+_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add up|added together|put together)\b", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger)\b"
-                         r"|\bby how (?:many|much)\b|\bseparates?\b", re.IGNORECASE)
+                         r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # "lived the longest", "ruled the longest": a span of two facts per thing, not one value to rank
 _SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b", re.IGNORECASE)
@@ -110,6 +122,7 @@ _ALL = re.compile(r"\bof all\b|\ball (?:\w+ )?of them\b", re.IGNORECASE)  # a to
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 
 
+_WHICH = re.compile(r"\b(?:which|who)\b", re.IGNORECASE)
 _MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 _FIRST_AND_LAST = re.compile(r"\bfirst and (?:the )?last\b", re.IGNORECASE)
 _NUMBER = r"(\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion)\b)?)"
@@ -141,8 +154,27 @@ class Computed(NamedTuple):
     sentence: str
 
 
+_CENTURY = re.compile(r"\b(?:in|during) the (\w+?)(?:st|nd|rd|th)? century\b", re.IGNORECASE)
+_ORDINALS = {"fif": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twentie": 20,
+             "twenty-fir": 21}
+
+
+def _century(task: str) -> tuple[float, float] | None:
+    """ "in the nineteenth century" / "in the 19th century" as the years 1801 to 1900."""
+    found = _CENTURY.search(task)
+    if not found:
+        return None
+    word = found.group(1).lower()
+    number = int(word) if word.isdigit() else _ORDINALS.get(word)
+    return (100 * number - 99, 100 * number) if number else None
+
+
 def bounds(task: str) -> tuple[float, float]:
-    """The range of values the question keeps: "more than X", "less than Y", "between X and Y", "(X to Y)"."""
+    """The range of values the question keeps: "more than X", "less than Y", "between X and Y", "(X to Y)", "in
+    the twentieth century"."""
+    century = _century(task)
+    if century:
+        return century
     def number(text: str) -> float:
         digits, _, scale = text.partition(" ")
         return float(digits.replace(",", "")) * _SCALE.get(scale.strip().lower(), 1)
@@ -179,6 +211,8 @@ def computations(task: str) -> list[Computation]:
                 selected = True
         if total and not selected:
             found.append(Computation(total, 0, True, low, high))
+        elif not total and (low, high) != (float("-inf"), float("inf")) and _WHICH.search(sentence):
+            found.append(Computation("within", 0, True, low, high))  # "which cover more than X?": a pick
     ops = {c.operation for c in found}
     if {"max", "min"} <= ops:
         if _RATIO.search(task):
@@ -221,6 +255,8 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
     names = _listed(name for name, _ in chosen)
     if operation == "top":  # a pick of k, no arithmetic: code ranks, the calculator is not called
         return Computed("", "", f"The {computation.count} {word} are {names}.")
+    if operation == "within":  # the things within the bounds, no arithmetic either
+        return Computed("", "", f"Those within the question's bounds are {names}.")
     which = (f"the {computation.count} {'highest' if computation.highest else 'lowest'} values ({names})"
              if computation.count else f"the values{within}")
     picked = (f"The {computation.count} {word} are {names}" if computation.count
@@ -249,21 +285,10 @@ def answer_of(sentences: list[str], results: list[str]) -> str:
                     for sentence, result in zip(sentences, results))
 
 
-_UNITS = {"km": ("km", "kilometre", "kilometres", "kilometer", "kilometers"),
-          "m": ("m", "metre", "metres", "meter", "meters"),
-          "km2": ("km2", "km²", "square"), "mi": ("mi", "mile", "miles"), "ft": ("ft", "feet", "foot"),
-          "mi2": ("sq", "mi2")}
-_UNIT_OF = {spelling: kind for kind, spellings in _UNITS.items() for spelling in spellings}
-
-
-def unit_kind(unit: str) -> str:
-    """A unit as one spelling (kilometres, km -> km), or as it is; "" for none."""
-    unit = unit.strip().lower()
-    return _UNIT_OF.get(unit, unit)
-
-
 # ---- the lead's planned computations and answer, from the values its helpers found ------------------------------
 
+# an area as an answer spells it: "1,141,748 km2" or a cut "square" says less
+_AREAS = {"km2": "square kilometres", "mi2": "square miles"}
 FINAL_THOUGHT = "I answer from the values the helpers established and the computed results."
 
 
@@ -282,8 +307,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     usual = units.most_common(1)[0][0] if units else ""
     values = [(thing, value) for thing, value, unit in found_values if unit_kind(unit) in (usual, "")]
     other = [thing for thing, _, unit in found_values if unit_kind(unit) not in (usual, "")]
-    spelled = next((unit for _, _, unit in found_values if unit and unit_kind(unit) == usual), "")
-    spelled = "square kilometres" if spelled.lower() == "square" else spelled  # "1,141,748 square" says too little
+    spelled = _AREAS.get(usual) or next((unit for _, _, unit in found_values if unit and unit_kind(unit) == usual), "")
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
     return values, spelled, left_out

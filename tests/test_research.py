@@ -133,7 +133,8 @@ def test_a_helper_cannot_research_itself(tools, store, tmp_path):
 
 def test_an_answer_no_page_states_records_no_fact(tools, store, tmp_path):
     split = "1. How long is the Godavari River?\nThen: none\n"
-    guessing = [step("I read the page.", "wikipedia_summary", "Godavari River"),
+    # the wrong page: the Krishna's length is no answer for the Godavari, so none is read off it either
+    guessing = [step("I read the page.", "wikipedia_summary", "Krishna River"),
                 step("I think.", "Final", "It is about 2,000 miles long.")]
     llm = Replay([split, *guessing, step("Unknown.", "Final", "The Godavari's length was not established.")])
     result = lead(llm, tools, store, tmp_path).run()
@@ -389,3 +390,41 @@ def test_a_lead_answer_that_restates_the_question_goes_back():
 def test_an_area_in_km2_keeps_its_unit():
     from memory.ledger import quantity
     assert quantity("Ghana covers an area of 239,567 km2 (92,497 sq mi)") == ("239,567", "km2")
+
+
+def test_a_helper_answer_without_the_measure_asked_gets_it_read_off_the_page_it_read(tools, store, tmp_path):
+    # Both helpers as measured on held-out questions: one answered "How large is Texas?" with the page's opening
+    # sentence, the other with Uttar Pradesh's population. Their pages state each area (Texas's in square miles
+    # first, then in km2); the ledger holds the areas and the max() runs over them.
+    split = "1. How large is Texas?\n2. How large is Uttar Pradesh?\nThen: max\n"
+    texas = [step("I read the page.", "wikipedia_summary", "Texas"),
+             step("Found.", "Final", "Texas is the most populous state in the Southern United States.")]
+    uttar = [step("I read the page.", "wikipedia_summary", "Uttar Pradesh"),
+             step("Found.", "Final", "Uttar Pradesh has over 241 million inhabitants.")]
+    llm = Replay([split, *texas, *uttar, step("Done.", "Final", "Texas, at 695,660 km2, is the larger.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    research_steps, compute = result.steps[:2], result.steps[2]
+    assert [(f.page, f.value, f.unit) for s in research_steps for f in s.facts] == [
+        ("Texas", "695,660", "km2"), ("Uttar Pradesh", "243,286", "km2")]
+    for research_step in research_steps:
+        [fact] = research_step.facts
+        assert fact.quote in research_step.observation and "the helper answered" in research_step.observation
+    assert (compute.action, compute.action_input) == ("calculator", "max(695660, 243286)")
+
+
+def test_a_helper_answer_that_states_the_measure_asked_is_kept_as_it_is():
+    from agent.research import read_off
+    assert read_off("How large is Texas?", "Texas covers 695,660 km2.", []) is None
+    assert read_off("When was Texas founded?", "It was founded in 1845.", []) is None
+
+
+def test_units_are_read_as_pages_write_them():
+    from core.units import asked_units, quantities, unit_kind
+    assert quantities("Covering 268,596 square miles (695,660\u00a0km2) and 31.7 million residents") == [
+        ("268,596", "square miles"), ("695,660", "km2"), ("31.7", "million")]
+    assert [unit_kind(u) for u in ("square kilometres", "sq\u00a0mi", "km²", "Kilometres", "square")] == [
+        "km2", "mi2", "km2", "km", "km2"]
+    assert asked_units("How many square kilometers of land does Tonga have?") == ("km2", "mi2")
+    assert asked_units("How long is the Nile?") == ("km", "mi")
+    assert asked_units("How tall is K2?") == ("m", "ft")
+    assert asked_units("When was Finland founded?") == ()

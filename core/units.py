@@ -1,0 +1,64 @@
+"""Quantities as pages write them (a number and its unit), units as one spelling, and which units a question asks.
+
+Read by the facts ledger (memory/) to take a sentence's value, and by the research lead (agent/) to tell a helper's
+area from a population in the same sentence, and to compute over values of one unit only.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+# 1,465 / 3.14 / 1564; the unit is the word right after it ("square kilometres" and "sq mi" as two words) when
+# that word is not a function word. Measured: Texas's "268,596 square miles" read as "square", the spelling of
+# square kilometres, and Ghana's "239,567 km2" as km, beside Togo's square kilometres.
+_QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)"
+                       r"(?:\s*(%|(?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")
+_NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
+that than then this there he she they his her their be been being has had have not but after before during""".split())
+
+_SPELLINGS = {
+    "km": ("km", "kilometre", "kilometres", "kilometer", "kilometers"),
+    "m": ("m", "metre", "metres", "meter", "meters"),
+    "mi": ("mi", "mile", "miles"),
+    "ft": ("ft", "feet", "foot"),
+    # "square" alone: how a page's "1,141,748 square kilometres" was cut before units were read as two words
+    "km2": ("km2", "km²", "square", "square kilometres", "square kilometers", "square km", "sq km", "sq. km"),
+    "mi2": ("mi2", "mi²", "sq", "sq mi", "sq. mi", "square miles", "square mile"),
+}
+_KIND_OF = {spelling: kind for kind, spellings in _SPELLINGS.items() for spelling in spellings}
+
+# What a one-thing question asks, by its words, and the units that answer it, most wanted first (pages give the
+# metric figure and the imperial one in brackets, or the other way round: Texas's 268,596 square miles (695,660 km2)).
+_ASKED = [
+    (re.compile(r"\b(?:area|how (?:large|big)|size|land|surface|covers?)\b", re.IGNORECASE), ("km2", "mi2")),
+    (re.compile(r"\b(?:how long is|how long was|length)\b", re.IGNORECASE), ("km", "mi")),
+    (re.compile(r"\b(?:how (?:high|tall|deep)|height|elevation|altitude|depth)\b", re.IGNORECASE), ("m", "ft")),
+]
+
+
+def unit_kind(unit: str) -> str:
+    """A unit as one spelling (kilometres, km -> km; square miles, sq mi -> mi2), or as written; "" for none."""
+    unit = " ".join(unit.split()).lower()
+    return _KIND_OF.get(unit, unit)
+
+
+def quantities(text: str) -> list[tuple[str, str]]:
+    """Every (number, unit) a text states, in order; the unit is "" when the next word is not one."""
+    found = [(m.group(1), m.group(2) or "") for m in _QUANTITY.finditer(text)]
+    return [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
+
+
+def asked_units(question: str) -> tuple[str, ...]:
+    """The unit kinds that answer a one-thing question ("How large is Texas?" -> km2, mi2); () when its words do
+    not say (a year, a count, a name)."""
+    return next((units for words, units in _ASKED if words.search(question)), ())
+
+
+def first_of(found: Iterable[tuple[str, str]], units: Iterable[str]) -> tuple[str, str] | None:
+    """The first quantity of the most wanted unit kind present; None when none is of any."""
+    found = list(found)
+    for kind in units:
+        match = next((quantity for quantity in found if unit_kind(quantity[1]) == kind), None)
+        if match:
+            return match
+    return None
