@@ -12,10 +12,11 @@ import re
 from collections import Counter
 from typing import NamedTuple
 
-from core.schema import FINAL_ACTION, Step
+from core.schema import FINAL_ACTION, Fact, Step
 from core.support import numbers
 from core.units import unit_kind
 
+RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
 
 _CAPWORD = r"(?![a-z])[^\W_][\w'’\-]*\.?"  # a capitalised word (or a number: K2), "J." too
@@ -292,6 +293,15 @@ _AREAS = {"km2": "square kilometres", "mi2": "square miles"}
 FINAL_THOUGHT = "I answer from the values the helpers established and the computed results."
 
 
+def asked_value(question: str, steps: list[Step]) -> tuple[Fact | None, str]:
+    """(fact, its number as a plain one): the first fact of the helper step that asked this question, when it
+    holds a number; (None, "") otherwise."""
+    fact = next((fact for step in steps if step.action == RESEARCH and step.action_input == question
+                 for fact in step.facts), None)
+    plain = numbers(fact.value) if fact else []
+    return (fact, plain[0]) if plain else (None, "")
+
+
 def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> tuple[list[tuple[str, str]], str, str]:
     """((thing, value) pairs, unit, what is left out): the values the helpers found for the listed things (the
     first fact of the step that asked each question). A thing without a value, or with one in another unit than
@@ -300,9 +310,8 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     found_values, missing = [], []
     for question in questions:
         thing = next((name for name in names if name.lower() in question.lower()), question)
-        found = [fact for step in steps if step.action_input == question for fact in step.facts]
-        plain = numbers(found[0].value) if found else []
-        (found_values.append((thing, plain[0], found[0].unit)) if plain else missing.append(thing))
+        fact, plain = asked_value(question, steps)
+        (found_values.append((thing, plain, fact.unit)) if fact else missing.append(thing))
     units = Counter(unit_kind(unit) for _, _, unit in found_values if unit)
     usual = units.most_common(1)[0][0] if units else ""
     values = [(thing, value) for thing, value, unit in found_values if unit_kind(unit) in (usual, "")]

@@ -21,7 +21,7 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import MAX_FANOUT, computations, fanned_out, fanout_call, fanout_final, forms, listed_names
+from agent.fanout import MAX_FANOUT, RESEARCH, asked_value, computations, fanned_out, fanout_call, fanout_final, forms, listed_names
 from agent.outcomes import ToolObserved
 from core.schema import Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers
@@ -29,7 +29,6 @@ from core.text import clip
 from core.units import asked_units, first_of, quantities, unit_kind
 from tools.base import Tool, ToolCall, ToolRegistry
 
-RESEARCH = "research"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 
 # The prompt's description of the tool (its first line is what the tool list shows): the same for parent and child.
@@ -321,14 +320,9 @@ def compute_call(split: Split, steps: list[Step]) -> tuple[str, str, str] | None
         return None
     if split.operation in ("difference", "ratio") and len(split.questions) != 2:
         return None  # of which two? the lead picks them from the table
-    values = []
-    for question in split.questions:
-        found = [fact for step in steps if step.action == RESEARCH and step.action_input == question
-                 for fact in step.facts]
-        plain = numbers(found[0].value) if found else []
-        if not plain:
-            return None
-        values.append(plain[0])
+    values = [asked_value(question, steps)[1] for question in split.questions]
+    if not all(values):
+        return None
     expression = {"max": f"max({', '.join(values)})", "min": f"min({', '.join(values)})",
                   "sum": " + ".join(values), "difference": f"abs({values[0]} - {values[1]})",
                   "ratio": f"{values[0]} / {values[1]}"}[split.operation]
