@@ -242,7 +242,7 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
         return Computed(f"The {'highest' if computation.highest else 'lowest'} value the helpers found is "
                         f"{best[0]}'s.", f"{operation}({', '.join(plain)})",
                         f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, at "
-                        f"{_shown(best[1])}{unit}.")
+                        f"{shown(best[1])}{unit}.")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
@@ -250,8 +250,8 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
                 else f"the first is {{result}} times the second")
         return Computed(f"Of the values{within}, the highest is {top[0]}'s, the lowest {bottom[0]}'s: I take their "
                         f"{what}.", f"max({', '.join(plain)}) {sign} min({', '.join(plain)})",
-                        f"{top[0]} has the highest value ({_shown(top[1])}{unit}) and {bottom[0]} the lowest "
-                        f"({_shown(bottom[1])}{unit}); {said}.")
+                        f"{top[0]} has the highest value ({shown(top[1])}{unit}) and {bottom[0]} the lowest "
+                        f"({shown(bottom[1])}{unit}); {said}.")
     chosen = ranked[:computation.count] if computation.count else kept
     names = _listed(name for name, _ in chosen)
     if operation == "top":  # a pick of k, no arithmetic: code ranks, the calculator is not called
@@ -274,7 +274,7 @@ def _listed(names) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _shown(number: str) -> str:
+def shown(number: str) -> str:
     """A plain number as an answer writes it: 1465 -> 1,465; 95.78378 -> 95.78."""
     value = float(number)
     return f"{value:,.0f}" if value.is_integer() else f"{value:,.2f}".rstrip("0").rstrip(".")
@@ -282,7 +282,7 @@ def _shown(number: str) -> str:
 
 def answer_of(sentences: list[str], results: list[str]) -> str:
     """The answer: each computation's sentence with its result."""
-    return " ".join(sentence.replace("{result}", _shown(result)) if result else sentence
+    return " ".join(sentence.replace("{result}", shown(result)) if result else sentence
                     for sentence, result in zip(sentences, results))
 
 

@@ -428,3 +428,23 @@ def test_units_are_read_as_pages_write_them():
     assert asked_units("How long is the Nile?") == ("km", "mi")
     assert asked_units("How tall is K2?") == ("m", "ft")
     assert asked_units("When was Finland founded?") == ()
+
+
+def test_a_question_asking_only_a_computed_number_is_answered_by_code_from_the_result(tools, store, tmp_path):
+    # measured on held-out questions: shown "abs(1957 - 1969) = 12", the 1.5B lead answered "1957 - 11 = 186 years"
+    task = "How many kilometres longer is the Godavari River than the Krishna River?"
+    split = "1. How long is the Godavari River?\n2. How long is the Krishna River?\nThen: difference\n"
+    llm = Replay([split, *GODAVARI_HELPER, *KRISHNA_HELPER])  # no reply of the lead's own: code answers
+    result = build_agent(task, llm, tools, store=store, strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, trace_dir=tmp_path)).run()
+    assert result.stop_reason is StopReason.final_answer and llm.remaining == 0
+    assert result.steps[2].action_input == "abs(1465 - 1400)"
+    assert result.answer == ('The helpers found 1,465 kilometres for "How long is the Godavari River?"; 1,400 '
+                             'kilometres for "How long is the Krishna River?"; the difference is 65 kilometres.')
+
+
+def test_a_question_that_also_picks_one_is_left_to_the_lead():
+    from agent.research import split_final
+    split = Split(questions=["How long is the Godavari River?", "How long is the Krishna River?"],
+                  operation="difference")
+    assert split_final(split, [], "Which is longer, the Godavari or the Krishna, and by how much?") is None
