@@ -448,3 +448,13 @@ def test_a_question_that_also_picks_one_is_left_to_the_lead():
     split = Split(questions=["How long is the Godavari River?", "How long is the Krishna River?"],
                   operation="difference")
     assert split_final(split, [], "Which is longer, the Godavari or the Krishna, and by how much?") is None
+
+
+def test_a_measure_in_the_less_wanted_unit_is_read_again_in_the_wanted_one_when_the_page_has_it(tools):
+    from agent.research import read_off
+    observed = tools.get("wikipedia_summary").fn(title="California")
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="California",
+                observation=str(observed), findings=observed.findings)
+    page, sentence, value = read_off("How large is California?", "It covers 163,696 square miles.", [read])
+    assert (page, value) == ("California", "423,970 km2") and "163,696 square miles" in sentence
+    assert read_off("How large is California?", "It covers 423,970 km2.", [read]) is None
