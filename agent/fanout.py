@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import numbers
-from core.units import unit_kind
+from core.units import is_measure, unit_kind
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
@@ -197,6 +197,7 @@ def computations(task: str) -> list[Computation]:
     low, high = bounds(task)
     found: list[Computation] = []
     for sentence in _SENTENCES.split(task):
+        sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
@@ -312,11 +313,14 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
         thing = next((name for name in names if name.lower() in question.lower()), question)
         fact, plain = asked_value(question, steps)
         (found_values.append((thing, plain, fact.unit)) if fact else missing.append(thing))
-    units = Counter(unit_kind(unit) for _, _, unit in found_values if unit)
+    # only measures can disagree: "people" beside "" (or a stray word read as a unit) is the same count
+    units = Counter(unit_kind(unit) for _, _, unit in found_values if is_measure(unit))
     usual = units.most_common(1)[0][0] if units else ""
-    values = [(thing, value) for thing, value, unit in found_values if unit_kind(unit) in (usual, "")]
-    other = [thing for thing, _, unit in found_values if unit_kind(unit) not in (usual, "")]
-    spelled = _AREAS.get(usual) or next((unit for _, _, unit in found_values if unit and unit_kind(unit) == usual), "")
+    values = [(thing, value) for thing, value, unit in found_values if not is_measure(unit) or unit_kind(unit) == usual]
+    other = [thing for thing, _, unit in found_values if is_measure(unit) and unit_kind(unit) != usual]
+    words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
+    spelled = (_AREAS.get(usual) or next(unit for _, _, unit in found_values if unit_kind(unit) == usual) if usual
+               else words.most_common(1)[0][0] if words else "")
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
     return values, spelled, left_out

@@ -14,7 +14,9 @@ from typing import Iterable
 _QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)"
                        r"(?:\s*(%|(?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")
 _NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
-that than then this there he she they his her their be been being has had have not but after before during""".split())
+that than then this there he she they his her their be been being has had have not but after before during
+within over across along above below around about per including since until while where so if each both all only
+up through among between under""".split())  # Naples's "905,050 within the city" has no unit
 
 _SPELLINGS = {
     "km": ("km", "kilometre", "kilometres", "kilometer", "kilometers"),
@@ -40,6 +42,11 @@ def unit_kind(unit: str) -> str:
     """A unit as one spelling (kilometres, km -> km; square miles, sq mi -> mi2), or as written; "" for none."""
     unit = " ".join(unit.split()).lower()
     return _KIND_OF.get(unit, unit)
+
+
+def is_measure(unit: str) -> bool:
+    """Whether a unit is a measure this module knows (km, m2, miles...), not a word such as "people"."""
+    return unit_kind(unit) in _SPELLINGS
 
 
 def quantities(text: str) -> list[tuple[str, str]]:

