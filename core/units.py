@@ -6,6 +6,7 @@ area from a population in the same sentence, and to compute over values of one u
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Iterable
 
 # 1,465 / 3.14 / 1564; the unit is the word right after it ("square kilometres" and "sq mi" as two words) when
@@ -49,7 +50,7 @@ def is_measure(unit: str) -> bool:
     return unit_kind(unit) in _SPELLINGS
 
 
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9)}
 
 
 def scaled(number: str, unit: str) -> tuple[str, str]:
@@ -58,8 +59,8 @@ def scaled(number: str, unit: str) -> tuple[str, str]:
     scale = _SCALES.get(unit.strip().lower())
     if not scale:
         return number, unit
-    value = float(number.replace(",", "")) * scale
-    return (f"{value:.0f}" if value.is_integer() else f"{value}"), ""
+    value = Decimal(number.replace(",", "")) * scale  # exact: 64.3 million is 64300000, not 64299999.99999999
+    return f"{value.normalize():f}", ""
 
 
 def quantities(text: str) -> list[tuple[str, str]]:

@@ -212,3 +212,21 @@ def test_the_facts_an_answer_needs_are_counted_kept_only_while_the_model_can_sti
         assert record.correct, record.verdict
         kept[strategy] = (record.memory.facts_needed, record.memory.facts_kept)
     assert kept == {"full": (2, 2), "window": (2, 1)}
+
+
+def test_a_fact_the_page_states_in_millions_counts_as_kept(offline_wiki):
+    """Held-out lh-26: Luzon's "64.3 million" in the ledger did not count as the suite's 64300000."""
+    from agent.llm.replay import Replay
+    from core.chroma import make_client
+    from memory.store import Store
+    from ponder.bench.runner import run_one
+    from ponder.bench.suites import BenchQuestion
+    from tools.defaults import default_tools
+
+    question = BenchQuestion(id="q", question="How many people live on Sicily?", answers=["4.7 million"],
+                             facts=[{"page": "Sicily", "value": 4700000}])
+    script = [step("Look.", "wikipedia_summary", "Sicily"),
+              step("Done.", "Final", "Sicily has over 4.7 million inhabitants.")]
+    record = run_one(question, "full", Replay(script), default_tools(offline_wiki), store=Store(make_client("memory")),
+                     max_steps=4, max_seconds=120)
+    assert (record.memory.facts_needed, record.memory.facts_kept) == (1, 1)

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from pydantic import BaseModel
 
 from core.schema import RunResult, Step
+from core.units import quantities, scaled
 from memory.summariser import numbers_in
 from ponder.bench.metrics import pages_looked_up
 
@@ -48,7 +49,10 @@ def memory_figures(store, result: RunResult, last_prompt: str, question_facts: S
                 recalled += 1
                 used += _uses(later, by_index[index])
     seen = set(pages_looked_up(result.steps))
-    before_model = set(numbers_in(_digits(last_prompt + " " + " ".join(f"{f.value} {f.quote}" for f in result.facts))))
+    shown = last_prompt + " " + " ".join(f"{f.value} {f.unit} {f.quote}" for f in result.facts)
+    # "64.3 million" holds the suite's 64300000
+    before_model = set(numbers_in(_digits(shown))) | {scaled(number, unit)[0] for number, unit in quantities(shown)
+                                                      if scaled(number, unit)[1] != unit}
     needed = [fact for fact in question_facts if fact.get("page") in seen]
     kept = [fact for fact in needed if _values(fact.get("value")) <= before_model]
     timings = [step.timings.memory_seconds * 1000 for step in result.steps]
