@@ -120,7 +120,11 @@ _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|h
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # "lived the longest", "ruled the longest": a span of two facts per thing, not one value to rank
-_SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b", re.IGNORECASE)
+# ... and "the longest presidency / reign / life" (held-out omh-72: code ranked the start years and wrote "Reagan is
+# the longest, at 1,981")
+_SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b|\b(?:longest|shortest)\s+"
+                   r"(?:presidency|presidencies|reigns?|terms?|rules?|lives|life|lifespans?|careers?|tenures?|"
+                   r"marriages?|wars?|lived)\b", re.IGNORECASE)
 _ALL = re.compile(r"\bof all\b|\ball (?:\w+ )?of them\b", re.IGNORECASE)  # a total over every thing listed
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 

@@ -143,6 +143,7 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
     ("Of Lyon, Lille, Nice and Nantes, which have more than 0.5 million people, and what is their mean "
      "population?", [("mean", 0, True, 500000.0)]),
     ("Of Kepler, Euler and Gauss, who lived the longest?", []),  # a span of two facts each: the lead's work
+    ("Of Washington, Lincoln and Reagan, who had the longest presidency?", []),  # not the latest start year
     ("Of the Tower Bridge, the Hoover Dam and the Brooklyn Bridge, which is the most recent?",
      [("max", 1, True)]),  # held-out omh-62: "most recent" read as "most", and the answer said "the most, at 1,998"
 ])
