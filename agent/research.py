@@ -144,7 +144,9 @@ def source(answer: str, steps: list[Step]) -> tuple[str, str]:
     wanted_numbers, wanted_names = set(numbers(answer)), set(names(answer))
     best, best_score = ("", ""), 0
     for step in steps:
-        page = step.findings.page if step.findings else ""
+        # only what a page returned: a not-found message echoes the helper's own input (held-out omh-69's beaver:
+        # '"... is 150 pounds (68 kg)." does not appear in the page' was taken as the source of that answer)
+        page = step.findings.page if step.findings and step.findings.status is ToolStatus.found else ""
         if not page:
             continue
         candidates = step.findings.sentences or _SENTENCE.split(step.observation)
@@ -182,7 +184,8 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
     if not units:  # 163,696 square miles beside twelve areas in km2 was left out of a mean; its page says 423,970 km2)
         return None
     sentences = [(step.findings.page, " ".join(sentence.split())) for step in steps
-                 if step.findings and step.findings.page and _about(step.findings.page, question)
+                 if step.findings and step.findings.status is ToolStatus.found and step.findings.page
+                 and _about(step.findings.page, question)
                  for sentence in (step.findings.sentences or _SENTENCE.split(step.observation))]
     for kind in units:
         for page, sentence in sentences:

@@ -458,3 +458,16 @@ def test_a_measure_in_the_less_wanted_unit_is_read_again_in_the_wanted_one_when_
     page, sentence, value = read_off("How large is California?", "It covers 163,696 square miles.", [read])
     assert (page, value) == ("California", "423,970 km2") and "163,696 square miles" in sentence
     assert read_off("How large is California?", "It covers 423,970 km2.", [read]) is None
+
+
+def test_a_not_found_message_echoing_the_helpers_words_is_no_source(tools, store, tmp_path):
+    # measured on held-out omh-69: the helper looked its own answer up, the page did not hold it, and the message
+    # quoting its input was taken as the sentence that states the answer
+    split = "1. How heavy can a beaver get?\nThen: none\n"
+    echoing = [step("I check my answer.", "wikipedia_lookup", "Beaver | The maximum weight of a beaver is 150 pounds"),
+               step("Done.", "Final", "The maximum weight of a beaver is 150 pounds.")]
+    llm = Replay([split, *echoing, step("Unknown.", "Final", "The beaver's weight was not established.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    research_step = result.steps[0]
+    assert "does not appear" in store.step_records(research_step.findings.subrun)[0].step.observation
+    assert research_step.observation.startswith("Answer (unverified") and research_step.facts == []
