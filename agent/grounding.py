@@ -11,14 +11,14 @@ import re
 
 from agent.fanout import listed_names
 from core.schema import StepOutcome
-from core.support import numbers, ungrounded_numbers
+from core.support import backing_text, numbers, ungrounded_numbers
 from memory.ledger import ledger
 
 
 def numbers_are_grounded(candidate) -> str | None:
     """The final-answer check for numbers (agent.outcomes.FinalCheck): None if every number is backed."""
     sources = [candidate.task, candidate.today,
-               *(step.observation for step in candidate.steps if not step.is_final)]
+               *(backing_text(step) for step in candidate.steps if not step.is_final)]
     missing = ungrounded_numbers(candidate.answer, sources)
     if not missing:
         return None

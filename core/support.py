@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from core.schema import Step
+from core.schema import Step, ToolStatus
 
 # 1,093 / 1093 / 3.14 / -5; single digits are left out: "2 parts", "the 3 of them" are rarely claims.
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
@@ -40,6 +40,18 @@ def _backed(number: str, known: set[str], known_decimals: list[float]) -> bool:
         places = len(number.split(".")[1])
         return any(round(value, places) == float(number) for value in known_decimals)
     return False
+
+
+_READ = (ToolStatus.found, ToolStatus.listed)
+
+
+def backing_text(step: Step) -> str:
+    """What a step's observation can back: all of it, except where the tool found nothing and its message repeats
+    the step's own input (measured: '"... is 150 pounds" does not appear in the page' backed a helper's 150)."""
+    if step.findings is None or step.findings.status in _READ:
+        return step.observation
+    echoed = set(numbers(step.action_input))
+    return _NUMBER.sub(lambda m: "" if (numbers(m.group(0)) or [""])[0] in echoed else m.group(0), step.observation)
 
 
 def ungrounded_numbers(answer: str, sources: Iterable[str]) -> list[str]:
@@ -102,7 +114,7 @@ def support(answer: str, task: str, steps: Sequence[Step]) -> Support:
     observed = [step for step in steps if not step.is_final and step.observation]
     relevant = relevant_observations(task, steps)
     unsupported = unsupported_names(answer, task, steps) + ungrounded_numbers(
-        answer, [task, *(step.observation for step in observed)])
+        answer, [task, *(backing_text(step) for step in observed)])
     claims = [name.lower() for name in names(answer) if name.lower() not in task.lower()]
     claimed_numbers = set(numbers(answer)) - set(numbers(task))
     sources = [step for step in observed

@@ -20,3 +20,19 @@ from agent.grounding import ungrounded_numbers
 ])
 def test_ungrounded_numbers(answer, sources, missing):
     assert ungrounded_numbers(answer, sources) == missing
+
+
+def test_a_not_found_message_does_not_back_the_numbers_it_echoes_from_the_input():
+    """Measured on held-out omh-69: a helper looked up its own claim, the page did not hold it, and the message
+    quoting the claim backed its 150 pounds."""
+    from core.schema import Findings, Step, ToolStatus
+    from core.support import backing_text
+    claim = "The maximum weight of a beaver is 150 pounds (68 kg)"
+    not_found = Step(index=0, thought="", action="wikipedia_lookup", action_input=f"Beaver | {claim}",
+                     observation=f'"{claim}" does not appear in the Wikipedia page "Beaver" (1,000 kinds).',
+                     findings=Findings(status=ToolStatus.not_on_page, pages=["Beaver"]))
+    assert ungrounded_numbers("It weighs 150 pounds.", [backing_text(not_found)]) == ["150"]
+    assert ungrounded_numbers("There are 1,000 kinds.", [backing_text(not_found)]) == []  # not from the input
+    found = not_found.model_copy(update={"observation": "1. It can weigh 150 pounds (68 kg).",
+                                         "findings": Findings(status=ToolStatus.found, pages=["Beaver"])})
+    assert ungrounded_numbers("It weighs 150 pounds.", [backing_text(found)]) == []
