@@ -145,7 +145,6 @@ _WORD_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "
 # "1,500", "0.5 million", and in words: "a million", "ten million" (held-out lh-21, lh-26 set no bound without)
 _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
            r"(?:\s+(?:thousand|million|billion)\b)?)")
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 # "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than"
 _ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller)\s+than|after|above|over)\s+{_NUMBER}",
                     re.IGNORECASE)
@@ -200,7 +199,7 @@ def bounds(task: str) -> tuple[float, float]:
     def number(text: str) -> float:
         digits, _, scale = text.partition(" ")
         digits = str(_WORD_NUMBERS.get(digits.lower(), digits))
-        return float(digits.replace(",", "")) * _SCALE.get(scale.strip().lower(), 1)
+        return float(scaled(digits.replace(",", ""), scale.strip())[0])
     between = _BETWEEN.search(task)
     if between:
         low, high = [number(g) for g in between.groups() if g]

@@ -143,22 +143,23 @@ def source(answer: str, steps: list[Step]) -> tuple[str, str]:
     an answer without numbers, its names); ("", "") when none states any."""
     wanted_numbers, wanted_names = set(numbers(answer)), set(names(answer))
     best, best_score = ("", ""), 0
-    for step in steps:
-        # only what a page returned: a not-found message echoes the helper's own input (held-out omh-69's beaver:
-        # '"... is 150 pounds (68 kg)." does not appear in the page' was taken as the source of that answer)
-        page = step.findings.page if step.findings and step.findings.status is ToolStatus.found else ""
-        if not page:
-            continue
-        candidates = step.findings.sentences or _SENTENCE.split(step.observation)
-        for sentence in candidates:
-            sentence = " ".join(sentence.split())
-            if wanted_numbers:
-                score = len(wanted_numbers & set(numbers(sentence)))
-            else:
-                score = len({name for name in wanted_names if name in sentence})
-            if score > best_score:
-                best, best_score = (page, sentence), score
+    for page, sentence in page_sentences(steps):
+        if wanted_numbers:
+            score = len(wanted_numbers & set(numbers(sentence)))
+        else:
+            score = len({name for name in wanted_names if name in sentence})
+        if score > best_score:
+            best, best_score = (page, sentence), score
     return best
+
+
+def page_sentences(steps: list[Step]) -> list[tuple[str, str]]:
+    """(page, sentence) for every sentence a page returned to these steps, in order. Only what a page returned: a
+    not-found message echoes the helper's own input (held-out omh-69's beaver: '"... is 150 pounds (68 kg)." does
+    not appear in the page' was taken as the source of that answer)."""
+    return [(step.findings.page, " ".join(sentence.split())) for step in steps
+            if step.findings and step.findings.status is ToolStatus.found and step.findings.page
+            for sentence in (step.findings.sentences or _SENTENCE.split(step.observation))]
 
 
 # words many page titles share: "Krishna River" is not about the Godavari River, "Lake Superior" not Lake Victoria
@@ -183,10 +184,7 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
     units = units[:min(stated, default=len(units))]  # only a unit more wanted than the answer's own (California's
     if not units:  # 163,696 square miles beside twelve areas in km2 was left out of a mean; its page says 423,970 km2)
         return None
-    sentences = [(step.findings.page, " ".join(sentence.split())) for step in steps
-                 if step.findings and step.findings.status is ToolStatus.found and step.findings.page
-                 and _about(step.findings.page, question)
-                 for sentence in (step.findings.sentences or _SENTENCE.split(step.observation))]
+    sentences = [(page, sentence) for page, sentence in page_sentences(steps) if _about(page, question)]
     for kind in units:
         for page, sentence in sentences:
             stated = first_of(quantities(sentence), [kind])

@@ -51,8 +51,8 @@ def memory_figures(store, result: RunResult, last_prompt: str, question_facts: S
     seen = set(pages_looked_up(result.steps))
     shown = last_prompt + " " + " ".join(f"{f.value} {f.unit} {f.quote}" for f in result.facts)
     # "64.3 million" holds the suite's 64300000
-    before_model = set(numbers_in(_digits(shown))) | {scaled(number, unit)[0] for number, unit in quantities(shown)
-                                                      if scaled(number, unit)[1] != unit}
+    multiplied = [(scaled(number, unit), unit) for number, unit in quantities(shown)]
+    before_model = set(numbers_in(_digits(shown))) | {number for (number, left), unit in multiplied if left != unit}
     needed = [fact for fact in question_facts if fact.get("page") in seen]
     kept = [fact for fact in needed if _values(fact.get("value")) <= before_model]
     timings = [step.timings.memory_seconds * 1000 for step in result.steps]
