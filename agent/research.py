@@ -22,7 +22,7 @@ from typing import Callable
 from pydantic import BaseModel
 
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, computations, fanned_out, fanout_call,
-                          fanout_final, forms, listed_names, shown)
+                          fanout_final, forms, listed_names, shown, span_forms)
 from agent.outcomes import ToolObserved
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers
@@ -271,10 +271,13 @@ def split_question(complete, system: str, task: str) -> Split:
     """The question split by the model (complete(messages, grammar) -> Completion); the system prompt is the
     agent's own, so the backend's cached one serves this call too."""
     from core.llm import Message
+    listed = listed_names(task)
+    spans = span_forms(task) if listed else None
+    if spans:  # each thing's start and end, in code's words: the model's split is not needed (nor its time)
+        return Split(questions=[form.format(name) for name in listed for form in spans][:MAX_FANOUT])
     completion = complete([Message(role="system", content=system),
                            Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
     split = Split.parse(completion.text, task)
-    listed = listed_names(task)
     fanned = fanned_out(split.questions, task)
     if listed and fanned is None:  # the model asked the whole question again: one thing's question, by grammar
         fanned = fanned_out([one_things_question(complete, system, task, listed[0])], task)
@@ -403,7 +406,9 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
             return made if made and all((s.action, s.action_input) != made[1:] for s in steps) else None
         return call
     names = listed_names(task)
-    wanted = computations(task) if names and len(forms(split.questions, names)[0]) == 1 else []
+    asked_forms = forms(split.questions, names)[0] if names else []
+    spans = span_forms(task)
+    wanted = computations(task) if len(asked_forms) == 1 or spans and asked_forms == list(spans) else []
     computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted),
                  once(lambda: fanout_final(wanted, split.questions, steps, names))] if wanted
                 else [once(lambda: compute_call(split, steps)), once(lambda: split_final(split, steps, task))])

@@ -15,7 +15,7 @@ from typing import Iterable
 from core.schema import Fact, Step
 from core.units import asked_units, first_of, quantities, unit_kind
 
-_ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year)\b", re.IGNORECASE)
+ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year)\b", re.IGNORECASE)
 _YEAR = re.compile(r"\d{3,4}")
 QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
 TABLE_HEADER = "Facts established so far (each quoted from a page; use these values, and cite none you lack):"
@@ -62,7 +62,7 @@ def facts_of(step: Step) -> list[Fact]:
         units = asked_units(step.action_input) if findings.subrun else ()
         # the answer's own numbers first, but only of the kind asked: "241 million inhabitants" answers no area
         prefer = [number for number, unit in quantities(findings.answer) if not units or unit_kind(unit) in units]
-        if _ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
+        if ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
         # "at the 2020 census" asks a population, never 2,020 (held-out lh-25: St. Louis "at 2,020 residents")
         asked = [number for number, _ in quantities(step.action_input)] if findings.subrun else []
