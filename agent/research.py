@@ -28,6 +28,7 @@ from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step,
 from core.support import key_words, names, numbers
 from core.text import clip
 from core.units import asked_units, first_of, quantities, unit_kind
+from memory.ledger import ASKS_WHEN
 from tools.base import Tool, ToolCall, ToolRegistry
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
@@ -122,7 +123,7 @@ def report(question: str, result: RunResult) -> str:
     else:
         page, sentence = source(answer, result.steps)
         answer = clip(answer, ANSWER_MAX_CHARS, marker=" ...", at="space")  # a helper that pasted the page
-        read = read_off(question, answer, result.steps)
+        read = read_off(question, answer, result.steps) or read_year(question, answer, result.steps)
         if read:
             page, sentence, value = read
             answer = f"{value} (the helper answered: {answer})"
@@ -190,6 +191,26 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
             stated = first_of(quantities(sentence), [kind])
             if stated:
                 return page, sentence, " ".join(stated)
+    return None
+
+
+_YEAR_RANGE = re.compile(r"\b(\d{3,4})\s*(?:–|—|-|to|until)\s*(\d{3,4})\b")
+_STARTS = re.compile(r"\b(?:born|begin|take office|construction of)\b", re.IGNORECASE)
+_ENDS = re.compile(r"\b(?:die|end|leave office|completed)\b", re.IGNORECASE)
+
+
+def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, str] | None:
+    """(page, sentence, year): when a span's start or end is asked ("When did Hadrian's reign begin?") and the
+    helper's answer holds no year, the first or the second year of the first range ("from 117 to 138",
+    "(1811–1886)") on a page about the thing. Measured on omh-73: the helper answered with where Hadrian was born,
+    while the page it read said "Roman emperor from 117 to 138"."""
+    start, end = _STARTS.search(question), _ENDS.search(question)
+    if not ASKS_WHEN.match(question) or bool(start) == bool(end) or re.search(r"\b\d{3,4}\b", answer):
+        return None
+    for page, sentence in page_sentences(steps):
+        found = _YEAR_RANGE.search(sentence) if _about(page, question) else None
+        if found and int(found.group(1)) <= int(found.group(2)):
+            return page, sentence, found.group(1 if start else 2)
     return None
 
 

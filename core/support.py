@@ -65,8 +65,8 @@ def ungrounded_numbers(answer: str, sources: Iterable[str]) -> list[str]:
 
 
 def key_words(text: str) -> set[str]:
-    """The content words of a text, lower-cased, with a crude plural fold."""
-    return {word.lower().rstrip("s") for word in _WORD.findall(text) if word.lower() not in _STOP}
+    """The content words of a text, lower-cased, with a crude plural and possessive fold (Hadrian's: hadrian)."""
+    return {word.lower().rstrip("s").rstrip("'") for word in _WORD.findall(text) if word.lower() not in _STOP}
 
 
 def names(text: str) -> list[str]:

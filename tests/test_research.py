@@ -412,6 +412,25 @@ def test_a_helper_answer_without_the_measure_asked_gets_it_read_off_the_page_it_
     assert (compute.action, compute.action_input) == ("calculator", "max(695660, 243286)")
 
 
+def test_a_spans_start_or_end_without_a_year_is_read_off_the_range_its_page_states(tools, store, tmp_path):
+    # As measured on omh-73: asked when Hadrian's reign began, the helper answered with where he was born; the page
+    # it read says "Roman emperor from 117 to 138". The start is the range's first year, the end its second.
+    split = "1. When did Hadrian's reign begin?\n2. When did Hadrian's reign end?\nThen: difference\n"
+    began = [step("I read the page.", "wikipedia_summary", "Hadrian"),
+             step("Found.", "Final", "Hadrian was born in Italica, in the present-day Andalusian province.")]
+    ended = [step("I read the page.", "wikipedia_summary", "Hadrian"), step("Found.", "Final", "He died in office.")]
+    llm = Replay([split, *began, *ended, step("Done.", "Final", "21 years.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    assert [(f.value, f.page) for s in result.steps[:2] for f in s.facts] == [("117", "Hadrian"), ("138", "Hadrian")]
+    assert "the helper answered" in result.steps[0].observation
+
+
+def test_a_when_answer_with_a_year_or_a_question_of_no_span_is_kept_as_it_is():
+    from agent.research import read_year
+    assert read_year("When did Hadrian's reign begin?", "It began in 117.", []) is None
+    assert read_year("When was Hadrian crowned?", "In Rome.", []) is None  # neither a start nor an end
+
+
 def test_a_helper_answer_that_states_the_measure_asked_is_kept_as_it_is():
     from agent.research import read_off
     assert read_off("How large is Texas?", "Texas covers 695,660 km2.", []) is None
