@@ -37,15 +37,18 @@ __all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "q
 
 def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> FinalAccepted | FinalSentBack:
     """Each check may send the answer back, a bounded number of times a run (may_send_back); after that the
-    answer is accepted with the checks' objections kept in its verdicts (a --reflect retry reads them)."""
+    answer is accepted with the checks' objections kept in its verdicts (a --reflect retry reads them), unless a
+    check that marks `no_answer` objects: then the run ends without an answer (StopReason.unanswered)."""
     verdicts: dict[str, str] = {}
+    answers = True
     for check in checks:
         name = getattr(check, "__name__", type(check).__name__)
         message = check(candidate)
         verdicts[name] = message or "ok"
         if message and may_send_back:
             return FinalSentBack(message, check=name, verdicts=verdicts)
-    return FinalAccepted(verdicts=verdicts)
+        answers = answers and not (message and getattr(check, "no_answer", False))
+    return FinalAccepted(verdicts=verdicts, answers=answers)
 
 
 def refusal(checks: list[ActionCheck], action: str, action_input: str, task: str,

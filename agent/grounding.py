@@ -90,5 +90,10 @@ def answer_is_not_the_question(candidate) -> str | None:
             "the values from your facts table (compute with the calculator first if it asks for a number).")
 
 
+# the question restated is no answer, even after the send-backs run out (held-out omh-69 and lh-29 ended
+# "answered" with their own question): the run stops unanswered instead
+answer_is_not_the_question.no_answer = True
+
+
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))

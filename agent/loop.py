@@ -71,6 +71,8 @@ class Agent:
                     raise StopRun(reason)
                 step, outcome = yield from self._step(memory, trace, state)
                 if isinstance(outcome, FinalAccepted):
+                    if not outcome.answers:
+                        raise StopRun(StopReason.unanswered)
                     answer = step.action_input
                     raise StopRun(StopReason.final_answer)
                 if state.repeats_over(self.config.repeat_limit):

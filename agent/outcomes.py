@@ -42,6 +42,7 @@ class ToolObserved(StepResult):
 class FinalAccepted(StepResult):
     observation: str = ""
     verdicts: dict = field(default_factory=dict)  # check name -> "ok" (or its message, once overruled)
+    answers: bool = True  # False: a check found it no answer at all (the question restated); the run has none
     kind: StepOutcome = StepOutcome.final
 
 

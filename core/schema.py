@@ -23,6 +23,7 @@ class StopReason(str, enum.Enum):
     parse_errors = "parse_errors"
     llm_error = "llm_error"
     interrupted = "interrupted"
+    unanswered = "unanswered"  # the last answer still did not answer (it restated the question): no answer given
 
 
 class ParseStatus(str, enum.Enum):

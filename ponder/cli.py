@@ -1,7 +1,7 @@
 """`ponder`: ask a question, replay a trace, resume a run, inspect memory.
 
 stdout carries only the result (the answer, or --json); live steps, progress and logs go to stderr.
-Exit codes: 0 answered, 1 error, 2 bad usage, 3 stopped by a limit, 130 interrupted.
+Exit codes: 0 answered, 1 error, 2 bad usage, 3 stopped by a limit or without an answer, 130 interrupted.
 """
 from __future__ import annotations
 

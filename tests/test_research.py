@@ -387,6 +387,21 @@ def test_a_lead_answer_that_restates_the_question_goes_back():
     assert check("Slovenia has the smallest area, 20,271 square kilometres.") is None
 
 
+def test_a_run_whose_last_answer_restates_the_question_ends_unanswered(tools, store, tmp_path):
+    """Once its send-backs are used up, an answer that is the question again is still no answer (held-out omh-69,
+    lh-29 ended "answered" with their own question): the run stops unanswered, with no answer to print."""
+    from agent.grounding import answer_is_not_the_question
+    task = "Among Austria, Belgium and Slovenia, which country has the smallest area?"
+    llm = Replay([step("I answer.", "Final", task)] * 2)
+    agent = build_agent(task, llm, tools, store=store, strategy="compact", run_id=f"run-{uuid.uuid4().hex[:6]}",
+                        config=AgentConfig(final_answer_checks=[answer_is_not_the_question], max_final_rejections=1,
+                                           trace_dir=tmp_path))
+    result = agent.run()
+    assert result.stop_reason is StopReason.unanswered and result.answer is None
+    assert [s.outcome for s in result.steps] == [StepOutcome.final_sent_back, StepOutcome.final]
+    assert "repeats the question" in result.steps[-1].verdicts["answer_is_not_the_question"]
+
+
 def test_an_area_in_km2_keeps_its_unit():
     from memory.ledger import quantity
     assert quantity("Ghana covers an area of 239,567 km2 (92,497 sq mi)") == ("239,567", "km2")
