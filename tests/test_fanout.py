@@ -37,6 +37,8 @@ from tools.defaults import default_tools
     # held-out lh-24: a lower-case particle ended the list, and nothing was asked of any of the twelve
     ("Twelve chemical elements: beryllium, phosphorus, calcium and bismuth. Which have the largest atomic number?",
      ["beryllium", "phosphorus", "calcium", "bismuth"]),  # held-out lh-27: a list in lower case, after a colon
+    ("What is the combined atomic number of the six noble gases helium, neon, argon, krypton, xenon and radon?",
+     ["helium", "neon", "argon", "krypton", "xenon", "radon"]),  # held-out omh-71: no colon, and the count says so
     ("Novels: Crime and Punishment, The Great Gatsby, To Kill a Mockingbird and Jane Eyre. Which came out first?",
      ["Crime and Punishment", "The Great Gatsby", "To Kill a Mockingbird", "Jane Eyre"]),
     ("Five regions: the Sahara, the Greenland ice sheet, the Aïr Mountains, Tassili n'Ajjer and the Sinai "
@@ -51,6 +53,7 @@ def test_the_things_a_question_lists_are_read_from_its_words(task, names):
     "How many years after Johannes Gutenberg was born did Martin Luther die?",
     "Which is longer, the Godavari River or the Krishna River?",  # two things: the model's split covers them
     "What is the sum of the atomic numbers of iron, copper, silver and gold?",  # not names: left to the split
+    "Which of the five big cats jaguar, ocelot and puma is heaviest?",  # a count the list does not match
 ])
 def test_a_question_without_a_list_of_three_names_lists_nothing(task):
     assert listed_names(task) == []
