@@ -230,3 +230,34 @@ def test_a_fact_the_page_states_in_millions_counts_as_kept(offline_wiki):
     record = run_one(question, "full", Replay(script), default_tools(offline_wiki), store=Store(make_client("memory")),
                      max_steps=4, max_seconds=120)
     assert (record.memory.facts_needed, record.memory.facts_kept) == (1, 1)
+
+
+def test_a_research_leads_steps_count_what_their_helpers_cost(offline_wiki):
+    """Planned research steps call no model themselves: per step, the bench counts the helper's whole run with
+    them, so the per-step figures add up to everything the run had the backend evaluate."""
+    import uuid
+
+    from agent.config import AgentConfig
+    from agent.llm.replay import Replay
+    from agent.runs import build_agent
+    from core.chroma import make_client
+    from memory.store import Store
+    from ponder.bench.report import figures, markdown
+    from ponder.bench.runner import step_work
+    from tools.defaults import default_tools
+
+    task = "Of Franz Liszt, Richard Wagner and Johannes Brahms, who lived the longest?"
+    years = {"Franz Liszt": ("1811", "1886"), "Richard Wagner": ("1813", "1883"), "Johannes Brahms": ("1833", "1897")}
+    replies = [reply for person, pair in years.items() for year in pair
+               for reply in (step("I read the page.", "wikipedia_summary", person), step("It says so.", "Final", year))]
+    result = build_agent(task, Replay(replies), default_tools(offline_wiki), store=Store(make_client("memory")),
+                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, max_steps=1)).run()
+    work = [step_work(s) for s in result.steps]
+    research = [w for s, w in zip(result.steps, work) if s.action == "research"]
+    assert len(research) == 6 and all(w > 0 for w in research)
+    assert sum(work) == result.usage.evaluated_prompt_tokens  # nothing left out, nothing counted twice
+    record = RunRecord(question_id="q", strategy="compact+research", question=task, step_work_evaluated=work)
+    [row] = figures([record], ["compact+research"])
+    assert row.work == [float(w) for w in work]
+    assert "## Prompt tokens evaluated at step, helpers' calls included" in markdown([row], [record], {})

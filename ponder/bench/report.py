@@ -46,6 +46,7 @@ class StrategyFigures(BaseModel):
     evidence_recall: float | None
     evidence_in_final_prompt: float | None
     growth: dict[int, float]           # step index -> mean prompt tokens sent at that step
+    work: list[float] = []             # step index -> mean tokens evaluated, helpers' calls included (runner.step_work)
     cache_reported: bool
     memory: MemoryRow | None = None
 
@@ -128,8 +129,14 @@ def figures(records: Sequence[RunRecord], strategies: Sequence[str]) -> list[Str
             parse_errors=sum(r.parse_errors for r in runs),
             evidence_recall=_mean_or_none(r.evidence_recall for r in runs),
             evidence_in_final_prompt=_mean_or_none(r.evidence_in_final_prompt for r in runs),
-            growth=growth, cache_reported=any(r.cache_reported for r in runs), memory=memory_row(runs)))
+            growth=growth, work=_per_index([r.step_work_evaluated for r in runs]), cache_reported=any(r.cache_reported for r in runs), memory=memory_row(runs)))
     return rows
+
+
+def _per_index(series: Sequence[Sequence[int]]) -> list[float]:
+    """The mean at each index over the series long enough to have it."""
+    longest = max((len(s) for s in series), default=0)
+    return [_mean(s[i] for s in series if len(s) > i) for i in range(longest)]
 
 
 def _pct(value: float | None) -> str:
@@ -210,6 +217,15 @@ def markdown(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], head
         for r in rows:
             lines.append(f"| {r.strategy} | " + " | ".join(f"{r.growth[i]:,.0f}" if i in r.growth else "–"
                                                           for i in indices) + " |")
+    if any(any(r.work) for r in rows):
+        longest = max(len(r.work) for r in rows)
+        lines += ["", "## Prompt tokens evaluated at step, helpers' calls included", "",
+                  "What each step cost the backend: its own call, plus the whole run of a helper it asked (a research "
+                  "lead's planned steps call no model themselves). Mean over questions; step index across.", "",
+                  "| strategy | " + " | ".join(str(i) for i in range(longest)) + " |", "|---|" + "---|" * longest]
+        for r in rows:
+            lines.append(f"| {r.strategy} | " + " | ".join(f"{r.work[i]:,.0f}" if i < len(r.work) else "–"
+                                                          for i in range(longest)) + " |")
     lines += memory_table(rows)
     strategies = [r.strategy for r in rows]
     kinds = sorted({record.kind for record in records if record.kind})
@@ -301,6 +317,9 @@ def plots(rows: Sequence[StrategyFigures], records: Sequence[RunRecord], out_dir
             evaluated.append(_mean(r.step_evaluated_tokens[i] for r in at))
         line, = ax.plot(xs, sent, label=f"{row.strategy} sent")
         ax.plot(xs, evaluated, linestyle="--", color=line.get_color(), label=f"{row.strategy} evaluated")
+        if any(row.work):  # with helpers' calls: the fair line for a research lead
+            ax.plot(range(len(row.work)), row.work, linestyle=":", color=line.get_color(),
+                    label=f"{row.strategy} evaluated, helpers included")
     ax.set(xlabel="step index", ylabel="prompt tokens (mean over questions)", title="Prompt tokens per step")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()

@@ -87,6 +87,9 @@ class RunRecord(BaseModel):
     memory_seconds: float = 0.0
     step_prompt_tokens: list[int] = Field(default_factory=list)     # per step index, the step's own call
     step_evaluated_tokens: list[int] = Field(default_factory=list)
+    # per recorded step: what its own call evaluated plus its tool's own model calls (a helper's whole run), so a
+    # research lead's planned steps, which call no model themselves, count what their helpers cost
+    step_work_evaluated: list[int] = Field(default_factory=list)
     evidence_recall: float | None = None       # share of gold evidence pages the run looked up
     evidence_in_final_prompt: float | None = None  # ... whose steps the final answer's prompt still showed
     memory: MemoryFigures | None = None  # compactions, recall and the answer's facts, read back from the store
@@ -114,6 +117,12 @@ class MeteredLLM:
         self.usage, self.calls = self.usage + completion.usage, self.calls + 1
         self.cache_reported |= completion.usage.cached_prompt_tokens is not None
         return completion
+
+
+def step_work(step) -> int:
+    """The prompt tokens a step cost the backend: its own call's and its tool's model calls' (a helper's run)."""
+    tool = step.findings.usage if step.findings and step.findings.usage else None
+    return step.usage.evaluated_prompt_tokens + (tool.evaluated_prompt_tokens if tool else 0)
 
 
 def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistry, *, store, max_steps: int,
@@ -163,6 +172,7 @@ def run_one(question: BenchQuestion, strategy: str, llm: LLM, tools: ToolRegistr
         tool_seconds=sum(s.timings.tool_seconds for s in steps),
         memory_seconds=sum(s.timings.memory_seconds for s in steps),
         step_prompt_tokens=step_prompt, step_evaluated_tokens=step_evaluated,
+        step_work_evaluated=[step_work(s) for s in steps],
         evidence_recall=evidence_recall(question.evidence, seen),
         evidence_in_final_prompt=_in_prompt(question.evidence, result, last_prompt),
         memory=memory_figures(store, result, last_prompt, (question.model_extra or {}).get("facts") or []),
