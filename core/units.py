@@ -12,8 +12,11 @@ from typing import Iterable
 # 1,465 / 3.14 / 1564; the unit is the word right after it ("square kilometres" and "sq mi" as two words) when
 # that word is not a function word. Measured: Texas's "268,596 square miles" read as "square", the spelling of
 # square kilometres, and Ghana's "239,567 km2" as km, beside Togo's square kilometres.
+# "193.3-kilometre-long (120.1-mile)" and "82-kilometer" as pages write lengths too (held-out omh-80 read them with
+# no unit, and the Suez Canal's kilometres passed for miles)
 _QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)"
-                       r"(?:\s*(%|(?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")
+                       r"(?:(?:\s*|-)(%|(?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")
+_ADJECTIVE_TAIL = re.compile(r"-(?:long|high|tall|wide|deep|thick)$", re.IGNORECASE)
 _NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
 that than then this there he she they his her their be been being has had have not but after before during
 within over across along above below around about per including since until while where so if each both all only
@@ -65,7 +68,7 @@ def scaled(number: str, unit: str) -> tuple[str, str]:
 
 def quantities(text: str) -> list[tuple[str, str]]:
     """Every (number, unit) a text states, in order; the unit is "" when the next word is not one."""
-    found = [(m.group(1), m.group(2) or "") for m in _QUANTITY.finditer(text)]
+    found = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in _QUANTITY.finditer(text)]
     return [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
 
 

