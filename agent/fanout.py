@@ -39,8 +39,8 @@ _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
 # (held-out omh-75, -78); a list that opens the question may hold names in lower case ("Jaguar, Komodo dragon,
 # swordfish, beaver: ...", omh-69)
 _ANY_ITEM = r"[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,3}"
-_BARE_LIST = re.compile(rf"^\s*({_ANY_ITEM}(?:,\s+{_ANY_ITEM}){{2,}})\s*(?::|\s[-–—]\s)|:\s*({_BARE_ITEMS})\s*\?\s*$"
-                        rf"|\s[-–—]\s+({_BARE_ITEMS})\s+[-–—]\s")
+_BARE_LIST = re.compile(rf"^\s*({_ANY_ITEM}(?:,\s+{_ANY_ITEM}){{2,}})\s*(?::|\s[-–—]\s)"
+                        rf"|:\s*({_BARE_ITEMS})\s*\?\s*$|\s[-–—]\s+({_BARE_ITEMS})\s+[-–—]\s")
 
 
 def _parts(listed: str) -> list[str]:
@@ -151,9 +151,11 @@ _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
                           rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|begun|built|written|\w{{3,}}ed)\s+)"
-                          rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b(?!\s+(?:point|peak|summit)\s+of\s+each)",
+                          rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
+                          r"(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
-_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together)\b", re.IGNORECASE)
+_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together)\b",
+                  re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after)\b"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)
@@ -162,11 +164,14 @@ _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # end minus start, as the suites count a life or a war. Before, the 1.5B lead computed spans itself and mostly
 # failed (held-out omh-72, -73, lh-22), and code once ranked start years ("Reagan is the longest, at 1,981").
 _SPANS = [  # first match wins: "whose reign as emperor lasted longest" is a reign
-    (re.compile(r"\breign(?:ed|s)?\b|\bruled\b", re.IGNORECASE), ("When did {}'s reign begin?", "When did {}'s reign end?")),
-    (re.compile(r"\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif|\bdied at the \w+ age\b"
-                r"|\bage at death\b|\bhow old\b[^?]*\bdie", re.IGNORECASE), ("When was {} born?", "When did {} die?")),
-    (re.compile(r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
-                re.IGNORECASE), ("When did {} take office?", "When did {} leave office?")),
+    (re.compile(r"\breign(?:ed|s)?\b|\bruled\b", re.IGNORECASE),
+     ("When did {}'s reign begin?", "When did {}'s reign end?")),
+    (re.compile(r"\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif"
+                r"|\bdied at the \w+ age\b|\bage at death\b|\bhow old\b[^?]*\bdie", re.IGNORECASE),
+     ("When was {} born?", "When did {} die?")),
+    (re.compile(r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b"
+                r"|\bserved\s+(?:the\s+)?(?:longest|shortest)\b", re.IGNORECASE),
+     ("When did {} take office?", "When did {} leave office?")),
     (re.compile(r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"
                 r"|\bhow long did\b[^?]*\b(?:build|construct)", re.IGNORECASE),
      ("When did construction of {} begin?", "When was {} completed?")),

@@ -129,7 +129,8 @@ def figures(records: Sequence[RunRecord], strategies: Sequence[str]) -> list[Str
             parse_errors=sum(r.parse_errors for r in runs),
             evidence_recall=_mean_or_none(r.evidence_recall for r in runs),
             evidence_in_final_prompt=_mean_or_none(r.evidence_in_final_prompt for r in runs),
-            growth=growth, work=_per_index([r.step_work_evaluated for r in runs]), cache_reported=any(r.cache_reported for r in runs), memory=memory_row(runs)))
+            growth=growth, work=_per_index([r.step_work_evaluated for r in runs]),
+            cache_reported=any(r.cache_reported for r in runs), memory=memory_row(runs)))
     return rows
 
 
