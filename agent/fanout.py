@@ -432,10 +432,14 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     return values, spelled, left_out
 
 
-def _thing(question: str, names: list[str]) -> str:
-    """The listed thing a sub-question names (the longest name it holds: Guinea-Bissau, not Guinea)."""
+def thing_of(question: str, names: list[str]) -> str:
+    """The listed thing a sub-question names (the longest name it holds: Guinea-Bissau, not Guinea); "" if none."""
     named = [name for name in names if name.lower() in question.lower()]
-    return max(named, key=len) if named else question
+    return max(named, key=len) if named else ""
+
+
+def _thing(question: str, names: list[str]) -> str:
+    return thing_of(question, names) or question
 
 
 def _asked_per_thing(questions: list[str], steps: list[Step], names: list[str]

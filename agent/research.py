@@ -22,7 +22,7 @@ from typing import Callable
 from pydantic import BaseModel
 
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, computations, fanned_out, fanout_call,
-                          fanout_final, forms, listed_names, shown, span_forms)
+                          fanout_final, forms, listed_names, shown, span_forms, thing_of)
 from agent.outcomes import ToolObserved
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers
@@ -42,17 +42,21 @@ REFUSAL = ("Error: research is for the lead agent only. Look it up yourself: wik
            "with the page's title.")
 
 
-def research_tool(build_child: Callable[[str, str], object], parent_id: str, llm, timeout: float) -> Tool:
-    """The parent's `research` tool. build_child(question, run_id) gives the child's Agent; llm: the model both
-    use (its KV state is kept across the child's run when the backend can); timeout: the tool's time limit (the
-    child's own limit, and a margin)."""
+def research_tool(build_child: Callable[[str, str, str], object], parent_id: str, llm, timeout: float,
+                  task: str = "") -> Tool:
+    """The parent's `research` tool. build_child(question, run_id, thing) gives the child's Agent (thing: the one
+    the lead's task lists that the question asks about, or ""); llm: the model both use (its KV state is kept
+    across the child's run when the backend can); timeout: the tool's time limit (the child's own limit, and a
+    margin)."""
+    listed = listed_names(task)
+
     def research(question: str) -> str:
         question = " ".join(question.split())
         if not question:
             return "Error: give the question to research, e.g. How long is the Godavari River?"
         child_id = f"{parent_id}-sub-{uuid.uuid4().hex[:6]}"
         with getattr(llm, "kept_context", nullcontext)():
-            result = build_child(question, child_id).run(question)
+            result = build_child(question, child_id, thing_of(question, listed)).run(question)
         return report(question, result)
 
     made = Research(research, name=RESEARCH, description=DESCRIPTION)

@@ -66,7 +66,7 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
         if config.research:
             memory.annotate("research", "on")  # a resumed run keeps its sub-agents
             run_tools = with_research(tools, research_tool(sub_agent_builder(this_id), this_id, model,
-                                                           timeout=config.research_max_seconds + 30))
+                                                           timeout=config.research_max_seconds + 30, task=task))
         return Agent(model, run_tools, memory=memory, config=config, run_id=this_id, aux_llm=side,
                      lessons=lessons)
 
@@ -80,10 +80,11 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
                                     if c not in LEAD_CHECKS]})
         child_tools = with_research(tools, refusing_tool())
 
-        def child(question: str, child_id: str) -> Agent:
+        def child(question: str, child_id: str, thing: str = "") -> Agent:
             memory = memory_of(child_id, question)
             memory.store.update_run(child_id, parent=parent_id)  # `ponder memory` shows the link
-            return Agent(model, child_tools, memory=memory, config=child_config, run_id=child_id, aux_llm=side)
+            return Agent(model, child_tools, memory=memory, config=child_config.model_copy(update={
+                "first_lookup": thing}), run_id=child_id, aux_llm=side)
         return child
 
     return attempt

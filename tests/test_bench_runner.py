@@ -248,8 +248,7 @@ def test_a_research_leads_steps_count_what_their_helpers_cost(offline_wiki):
 
     task = "Of Franz Liszt, Richard Wagner and Johannes Brahms, who lived the longest?"
     years = {"Franz Liszt": ("1811", "1886"), "Richard Wagner": ("1813", "1883"), "Johannes Brahms": ("1833", "1897")}
-    replies = [reply for person, pair in years.items() for year in pair
-               for reply in (step("I read the page.", "wikipedia_summary", person), step("It says so.", "Final", year))]
+    replies = [step("It says so.", "Final", year) for pair in years.values() for year in pair]
     result = build_agent(task, Replay(replies), default_tools(offline_wiki), store=Store(make_client("memory")),
                          strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
                          config=AgentConfig(research=True, max_steps=1)).run()

@@ -126,9 +126,8 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
     from the result, though its own max_steps is 1: the helper calls, the computation and the answer they make
     are planned by code, not the model's steps."""
     task = "Which is the longest of these rivers: the Godavari River, the Krishna River, the Yamuna and the Loire?"
-    helpers = [reply for river, length in RIVERS.items()
-               for reply in (step("I read the page.", "wikipedia_summary", river),
-                             step("It says so.", "Final", f"The {river} is {length} kilometres long."))]
+    # each helper's first step, the read of its river's page, is code's: the model only answers from it
+    helpers = [step("It says so.", "Final", f"The {river} is {length} kilometres long.") for river, length in RIVERS.items()]
     llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers])  # no lead call after the split
     agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
@@ -140,6 +139,9 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
     assert [s.action_input for s in result.steps if s.action == "research"] == [
         f"How long is the {river}?" for river in RIVERS]
     assert [f.subject for f in result.facts] == list(RIVERS)
+    assert [[(call["name"], call["input"]) for call in s.tool_calls] for s in result.steps[:4]] == [
+        [("wikipedia_summary", river), ("Final", f"The {river} is {length} kilometres long.")]
+        for river, length in RIVERS.items()]
     compute = result.steps[4]
     assert (compute.action, compute.action_input) == ("calculator", "max(1465, 1400, 1376, 1006)")
 
@@ -153,9 +155,7 @@ def test_spans_are_asked_as_start_and_end_and_computed_by_code(offline_wiki):
     ranked start years ("Reagan is the longest, at 1,981")."""
     task = ("Of Franz Liszt, Richard Wagner and Johannes Brahms, who lived the longest, and by how many years did "
             "that life exceed the shortest?")
-    helpers = [reply for composer, years in COMPOSERS.items() for year in years
-               for reply in (step("I read the page.", "wikipedia_summary", composer),
-                             step("It says so.", "Final", year))]
+    helpers = [step("It says so.", "Final", year) for years in COMPOSERS.values() for year in years]
     llm = Replay(helpers)  # no split call: the forms are code's
     agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
