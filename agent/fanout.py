@@ -23,8 +23,8 @@ MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things 
 
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
 _CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-]*\.?"
-_CONNECTOR = r"(?:of|de|da|del|la|le|van|von|y|du|des|di|the|a|an|und|et)"  # Sea of Marmara, van Gogh, To Kill a Mockingbird
-_ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+)?{_CAPWORD}){{0,4}}"
+_CONNECTOR = r"(?:of|de|da|del|la|le|van|von|der|den|ter|y|du|des|di|the|a|an|und|et)"  # Sea of Marmara, van Gogh, To Kill a Mockingbird
+_ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,4}}"  # Mies van der Rohe
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
 _JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM}|(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
 # the last name may end in one lower-case word before the sentence's end ("... Carmen and La bohème.", held-out
@@ -281,7 +281,7 @@ def computations(task: str) -> list[Computation]:
     for sentence in _SENTENCES.split(task):
         sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
-            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b|\b(?<=the\s){said}(?=\s+to\b)"
+            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)"
                               rf"|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None

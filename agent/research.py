@@ -198,7 +198,7 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
     return None
 
 
-_YEAR_RANGE = re.compile(r"\b(\d{3,4})\s*(?:–|—|-|to|until)\s*(\d{3,4})\b")
+_YEAR_RANGE = re.compile(r"\b(\d{3,4})\s*(?:–|—|-|to|until)\s*(\d{3,4})\b|\bbetween (\d{3,4}) and (\d{3,4})\b")
 _STARTS = re.compile(r"\b(?:born|begin|take office|construction of)\b", re.IGNORECASE)
 _ENDS = re.compile(r"\b(?:die|end|leave office|completed)\b", re.IGNORECASE)
 
@@ -207,15 +207,29 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
     """(page, sentence, year): when a span's start or end is asked ("When did Hadrian's reign begin?") and the
     helper's answer holds no year, the first or the second year of the first range ("from 117 to 138",
     "(1811–1886)") on a page about the thing. Measured on omh-73: the helper answered with where Hadrian was born,
-    while the page it read said "Roman emperor from 117 to 138"."""
+    while the page it read said "Roman emperor from 117 to 138". An answer that gives the range itself ("completed
+    in 1163–1345", held-out omh-86) gives its first or second year, from a sentence of its page that states it."""
     start, end = _STARTS.search(question), _ENDS.search(question)
-    if not ASKS_WHEN.match(question) or bool(start) == bool(end) or re.search(r"\b\d{3,4}\b", answer):
+    if not ASKS_WHEN.match(question) or bool(start) == bool(end):
+        return None
+    said = _years(_YEAR_RANGE.search(answer))
+    if said:
+        year = said[0 if start else 1]
+        return next(((page, sentence, year) for page, sentence in page_sentences(steps)
+                     if _about(page, question) and re.search(rf"\b{year}\b", sentence)), None)
+    if re.search(r"\b\d{3,4}\b", answer):
         return None
     for page, sentence in page_sentences(steps):
-        found = _YEAR_RANGE.search(sentence) if _about(page, question) else None
-        if found and int(found.group(1)) <= int(found.group(2)):
-            return page, sentence, found.group(1 if start else 2)
+        found = _years(_YEAR_RANGE.search(sentence)) if _about(page, question) else None
+        if found:
+            return page, sentence, found[0 if start else 1]
     return None
+
+
+def _years(found: re.Match | None) -> tuple[str, str] | None:
+    """A range's (first, last) year, when it runs forward."""
+    first, last = [group for group in (found.groups() if found else ()) if group] or (None, None)
+    return (first, last) if first and int(first) <= int(last) else None
 
 
 # ---- the lead's opening: the question split into sub-questions, each handed to a helper before the model's turn --

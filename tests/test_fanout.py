@@ -43,6 +43,8 @@ from tools.defaults import default_tools
     ("I'm putting together an opera season with Don Giovanni, La traviata, Tristan und Isolde, Carmen and La "
      "bohème. Which is the most recent?", ["Don Giovanni", "La traviata", "Tristan und Isolde", "Carmen", "La bohème"]),
     ("Which is deepest: the Atlantic, Indian and Arctic oceans.", ["Atlantic", "Indian", "Arctic"]),
+    ("Which of the architects Frank Lloyd Wright, Ludwig Mies van der Rohe and Oscar Niemeyer died last?",
+     ["Frank Lloyd Wright", "Ludwig Mies van der Rohe", "Oscar Niemeyer"]),  # held-out omh-87
     ("Which of Tesla, Bell and Edison died.", ["Tesla", "Bell", "Edison"]),
     # held-out omh-69, -75, -78: lists between dashes, before a dash, and opening the question in any case
     ("Which is the oldest of these universities - Heidelberg, Yale, Princeton, MIT, Stanford - and how many years "
@@ -221,6 +223,8 @@ def test_calendar_years_are_written_as_years():
      "them?", [("min", 1, False), ("max", 1, True), ("range", 0, True)]),
     ("Of Walden, Emma and Dracula, which came out after 1900, and how many years passed between the first of "
      "the three to be published and the last?", [("within", 0, True, 1900.0), ("range", 0, True, float("-inf"))]),
+    ("Of Wright, Gropius and Niemeyer, who was the last to die, and how many years after the first of them to die "
+     "was that?", [("max", 1, True), ("min", 1, False), ("range", 0, True)]),  # held-out omh-87
     # held-out lh-06 and lh-23: "the first to die" picks the earliest three; "all twelve put together" sums all
     ("Which three of these sixteen composers were the first to die: Purcell, Vivaldi, Handel and Haydn?",
      [("top", 3, False)]),

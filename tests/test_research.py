@@ -440,6 +440,24 @@ def test_a_spans_start_or_end_without_a_year_is_read_off_the_range_its_page_stat
     assert "the helper answered" in result.steps[0].observation
 
 
+def test_a_spans_end_answered_with_the_whole_range_is_the_ranges_second_year():
+    """Held-out omh-86: asked when Notre-Dame was completed, the helper answered "in 1163–1345"; its value was
+    1163, the start, so the cathedral's 182 years of building came to none."""
+    from agent.research import read_year
+    sentence = "Notre-Dame de Paris, Cathedral in Paris, France, built 1163–1345"
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Notre-Dame de Paris",
+                observation=sentence, findings=Findings(status=ToolStatus.found, pages=["Notre-Dame de Paris"],
+                                                        sentences=[sentence]))
+    answer = "Notre-Dame de Paris was completed in 1163–1345."
+    assert read_year("When was Notre-Dame de Paris completed?", answer, [read]) == (
+        "Notre-Dame de Paris", sentence, "1345")
+    assert read_year("When did construction of Notre-Dame de Paris begin?", answer, [read])[2] == "1163"
+    assert read_year("When did construction of Angkor Wat begin?", "It was built between 1113 and 1150.", [
+        read.model_copy(update={"findings": Findings(status=ToolStatus.found, pages=["Angkor Wat"],
+                                                     sentences=["It was constructed between 1113 and 1150 CE."])})
+    ])[2] == "1113"
+
+
 def test_a_when_answer_with_a_year_or_a_question_of_no_span_is_kept_as_it_is():
     from agent.research import read_year
     assert read_year("When did Hadrian's reign begin?", "It began in 117.", []) is None
