@@ -23,7 +23,8 @@ MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things 
 
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
 _CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-]*\.?"
-_CONNECTOR = r"(?:of|de|da|del|la|le|van|von|der|den|ter|y|du|des|di|the|a|an|und|et)"  # Sea of Marmara, van Gogh, To Kill a Mockingbird
+# Sea of Marmara, van Gogh, Mies van der Rohe, To Kill a Mockingbird, Tristan und Isolde
+_CONNECTOR = r"(?:of|de|da|del|la|le|van|von|der|den|ter|y|du|des|di|the|a|an|und|et)"
 _ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,4}}"  # Mies van der Rohe
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
 _JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM}|(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
@@ -166,23 +167,22 @@ _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
 # end minus start, as the suites count a life or a war. Before, the 1.5B lead computed spans itself and mostly
 # failed (held-out omh-72, -73, lh-22), and code once ranked start years ("Reagan is the longest, at 1,981").
-_SPANS = [  # first match wins: "whose reign as emperor lasted longest" is a reign
-    (re.compile(r"\breign(?:ed|s)?\b|\bruled\b", re.IGNORECASE),
+_SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first match wins: "whose reign as
+    (r"\breign(?:ed|s)?\b|\bruled\b",                                       # emperor lasted longest" is a reign
      ("When did {}'s reign begin?", "When did {}'s reign end?")),
-    (re.compile(r"\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif"
-                r"|\bdied at the \w+ age\b|\bage at death\b|\bhow old\b[^?]*\bdie", re.IGNORECASE),
+    (r"\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif|\bdied at the \w+ age\b"
+     r"|\bage at death\b|\bhow old\b[^?]*\bdie",
      ("When was {} born?", "When did {} die?")),
-    (re.compile(r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b"
-                r"|\bserved\s+(?:the\s+)?(?:longest|shortest)\b", re.IGNORECASE),
+    (r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
      ("When did {} take office?", "When did {} leave office?")),
-    (re.compile(r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"
-                r"|\bhow long did\b[^?]*\b(?:build|construct)", re.IGNORECASE),
+    (r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"
+     r"|\bhow long did\b[^?]*\b(?:build|construct)",
      ("When did construction of {} begin?", "When was {} completed?")),
     # "counting from the year each began to the year it ended, which went on the longest" (held-out omh-81)
-    (re.compile(r"\blasted\b|\bexisted\b|\bwent on\b|\bend year minus\b|\bhow long did\b[^?]*\b(?:last|exist)\b"
-                r"|\bfrom the year (?:each|it) (?:began|started)\b", re.IGNORECASE),
+    (r"\blasted\b|\bexisted\b|\bwent on\b|\bend year minus\b|\bhow long did\b[^?]*\b(?:last|exist)\b"
+     r"|\bfrom the year (?:each|it) (?:began|started)\b",
      ("When did {} begin?", "When did {} end?")),
-]
+]]
 
 
 def span_forms(task: str) -> tuple[str, str] | None:
@@ -281,8 +281,8 @@ def computations(task: str) -> list[Computation]:
     for sentence in _SENTENCES.split(task):
         sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
-            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)"
-                              rf"|\b{said}(?=[- ]born\b)",
+            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b"
+                              rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
