@@ -66,9 +66,17 @@ def scaled(number: str, unit: str) -> tuple[str, str]:
     return f"{value.normalize():f}", ""
 
 
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
+           "jun|jul|aug|sep|sept|oct|nov|dec")
+_MONTH_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s*$", re.IGNORECASE)
+
+
 def quantities(text: str) -> list[tuple[str, str]]:
-    """Every (number, unit) a text states, in order; the unit is "" when the next word is not one."""
-    found = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in _QUANTITY.finditer(text)]
+    """Every (number, unit) a text states, in order; the unit is "" when the next word is not one. A date's day is
+    no quantity ("10 January 1920", "January 10, 1920": only the year; held-out lh-31 read "10 January")."""
+    found = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in _QUANTITY.finditer(text)
+             if not re.fullmatch(_MONTHS, m.group(2) or "", re.IGNORECASE)
+             and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1).rstrip(",")) <= 2)]
     return [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
 
 

@@ -15,7 +15,9 @@ from typing import Iterable
 from core.schema import Fact, Step
 from core.units import asked_units, first_of, quantities, unit_kind
 
-ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year)\b", re.IGNORECASE)
+# "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
+ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which year"
+                       r"|what (?:is|was) the (?:\w+ )?(?:year|date)\b)", re.IGNORECASE)
 _YEAR = re.compile(r"\d{3,4}")
 QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
 TABLE_HEADER = "Facts established so far (each quoted from a page; use these values, and cite none you lack):"

@@ -484,6 +484,20 @@ def test_units_are_read_as_pages_write_them():
     assert [(n, unit_kind(u)) for n, u in quantities("The 193.3-kilometre-long (120.1-mile) canal")] == [
         ("193.3", "km"), ("120.1", "mi")]
     assert quantities("an artificial 82-kilometer waterway, a 6,650-km river") == [("82", "kilometer"), ("6,650", "km")]
+    # held-out lh-31: "founded on 10 January 1920" gave the League of Nations the value 10, in "January"
+    assert quantities("It was founded on 10 January 1920") == [("1920", "")]
+    assert [n.rstrip(",") for n, _ in quantities("founded on January 10, 1920, in Paris")] == ["1920"]
+
+
+def test_a_founding_year_asked_in_other_words_is_a_year():
+    question = "What was the founding year of the League of Nations?"
+    sentence = "It was founded on 10 January 1920 after the Paris Peace Conference."
+    findings = Findings(status=ToolStatus.found, pages=["League of Nations"], sentences=[sentence],
+                        answer="The League of Nations was founded on 10 January 1920.", subrun="sub-1")
+    step = Step(index=0, thought="", action="research", action_input=question,
+                observation=f"Answer: {findings.answer}\nSource: League of Nations: \"{sentence}\"", findings=findings)
+    [fact] = facts_of(step)
+    assert (fact.value, fact.unit) == ("1920", "")
 
 
 def test_a_question_asking_only_a_computed_number_is_answered_by_code_from_the_result(tools, store, tmp_path):
