@@ -395,3 +395,15 @@ def test_a_number_the_sub_question_states_is_not_its_answer():
                 observation=f"Answer: {sentence}\nSource: St. Louis: \"{sentence}\"", findings=findings)
     [fact] = facts_of(step)
     assert (fact.value, fact.unit) == ("301,578", "residents")
+
+
+def test_years_are_years_whatever_word_follows_them():
+    """Held-out lh-35: "founded in 1701 as Yale" gave the year the unit "Yale", and the answer said "970 Yale"."""
+    from agent.fanout import YEAR, fanout_values
+    founded = {"Yale": ("1701", "Yale"), "Harvard": ("1636", ""), "Princeton": ("1746", "")}
+    questions = [f"When was {name} founded?" for name in founded]
+    steps = [Step(index=n, thought="", action="research", action_input=question, observation="",
+                  facts=[Fact(subject=name, value=year, unit=unit, page=name, quote="", step=n)])
+             for n, (question, (name, (year, unit))) in enumerate(zip(questions, founded.items()))]
+    values, unit, left_out = fanout_values(questions, steps, list(founded))
+    assert (values, unit, left_out) == ([("Yale", "1701"), ("Harvard", "1636"), ("Princeton", "1746")], YEAR, "")
