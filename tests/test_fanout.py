@@ -39,6 +39,10 @@ from tools.defaults import default_tools
      ["beryllium", "phosphorus", "calcium", "bismuth"]),  # held-out lh-27: a list in lower case, after a colon
     ("What is the combined atomic number of the six noble gases helium, neon, argon, krypton, xenon and radon?",
      ["helium", "neon", "argon", "krypton", "xenon", "radon"]),  # held-out omh-71: no colon, and the count says so
+    # held-out omh-89, -77: one-word names right after the plural that names their kind
+    ("Take the alkali metals lithium, sodium, potassium, rubidium and caesium. Which are below 20?",
+     ["lithium", "sodium", "potassium", "rubidium", "caesium"]),
+    ("Take the halogens fluorine, chlorine and bromine: what is their sum?", ["fluorine", "chlorine", "bromine"]),
     # held-out omh-82: titles with lower-case words and a German "und"; omh-14: a plural ends no name
     ("I'm putting together an opera season with Don Giovanni, La traviata, Tristan und Isolde, Carmen and La "
      "bohème. Which is the most recent?", ["Don Giovanni", "La traviata", "Tristan und Isolde", "Carmen", "La bohème"]),
@@ -442,3 +446,26 @@ def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_q
 def test_what_a_span_asks_of_each_thing(task, forms):
     from agent.fanout import span_forms
     assert span_forms(task) == forms
+
+
+def test_a_question_about_something_beyond_its_list_is_answered_by_the_lead(offline_wiki):
+    """Held-out omh-77 asks how much the halogens' summed atomic numbers exceed another element's: code adds the
+    listed three only, and the lead, not code, writes the answer (code's "Together they come to 105" would be
+    wrong)."""
+    task = ("Take the halogens chlorine, bromine and iodine: by how much does the sum of their atomic numbers "
+            "exceed the atomic number of tin?")
+    numbers = {"chlorine": "17", "bromine": "35", "iodine": "53"}
+    helpers = [step("It says so.", "Final", f"The atomic number of {name} is {number}.")
+               for name, number in numbers.items()]
+    tin = [step("I read the page.", "wikipedia_summary", "Tin"),
+           step("It says so.", "Final", "The atomic number of tin is 50.")]
+    lead_answer = step("I subtract.", "Final", "The sum, 105, exceeds tin's 50 by 55.")
+    llm = Replay(["1. What is the atomic number of chlorine?\n2. What is the atomic number of tin?\n"
+                  "Then: difference\n", *helpers, *tin, step("I subtract.", "calculator", "105 - 50"), lead_answer])
+    result = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
+                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, max_steps=3)).run()
+    assert [s.action_input for s in result.steps if s.action == "research"] == [
+        *(f"What is the atomic number of {name}?" for name in numbers), "What is the atomic number of tin?"]
+    assert [s.action_input for s in result.steps if s.action == "calculator"] == ["17 + 35 + 53", "105 - 50"]
+    assert result.answer == "The sum, 105, exceeds tin's 50 by 55." and llm.remaining == 0
