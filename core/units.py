@@ -77,7 +77,15 @@ def quantities(text: str) -> list[tuple[str, str]]:
     found = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in _QUANTITY.finditer(text)
              if not re.fullmatch(_MONTHS, m.group(2) or "", re.IGNORECASE)
              and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1).rstrip(",")) <= 2)]
-    return [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
+    found = [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
+    # "68 to 85 million": the scale word at the range's end counts for its start too (held-out lh-34 added
+    # Italian's speakers as 68)
+    for at, (number, unit) in enumerate(found[:-1]):
+        following, scale = found[at + 1]
+        if not unit and scale.lower() in ("thousand", "million", "billion") and re.search(
+                rf"{re.escape(number)}\s*(?:to|–|-)\s*{re.escape(following)}\s+{scale}", text):
+            found[at] = (number, scale)
+    return found
 
 
 def asked_units(question: str) -> tuple[str, ...]:
