@@ -91,7 +91,8 @@ class Agent:
         """One turn: prompt, the model's action, its outcome; the step is stored before it is reported."""
         index, started = len(state.steps), time.time()
         yield trace.log(StepStarted(index=index))
-        shown, messages, memory_seconds = self._prompt(memory, state)
+        # memory folds only for a prompt a model will read (not for a planned helper call)
+        shown, messages, memory_seconds = self._prompt(memory, state, fold=not state.injections.given_next())
         yield trace.log(PromptSent(index=index, messages=[m.model_dump() for m in messages], recalled=shown.retrieved,
                                    summary_upto=shown.summary_upto, memory_tokens=shown.tokens))
         replies, llm_seconds = yield from self._think(messages, state, trace, index)
@@ -148,9 +149,12 @@ class Agent:
         trace.close()
         return event
 
-    def _prompt(self, memory: Memory, state: RunState) -> tuple[Context, list[Message], float]:
-        """What memory shows, the messages built from it, and memory's seconds: storing the step before, then this."""
+    def _prompt(self, memory: Memory, state: RunState, fold: bool = True) -> tuple[Context, list[Message], float]:
+        """What memory shows, the messages built from it, and memory's seconds: storing the step before, then this.
+        fold: a model reads this prompt, so memory first folds what no longer fits."""
         start = time.perf_counter()
+        if fold and hasattr(memory, "fold"):
+            memory.fold()
         shown = memory.context()
         plan = state.planner.plan if state.planner else None
         messages = prompts.build_messages(state.task, shown, self.tools.describe(), state.today, lessons=self.lessons,
@@ -214,10 +218,12 @@ class Agent:
 
     def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message], state: RunState) -> None:
         start = time.perf_counter()  # the step is stored as traced: this time counts in the next step's memory time
-        memory.add(step, shown, sent=sent)  # persisted before the next LLM call (it may compact)
+        memory.add(step, shown, sent=sent, fold=False)  # persisted now; folded before the next model call
         state.storing_seconds = time.perf_counter() - start
 
     def _forced_answer(self, memory: Memory, state: RunState) -> tuple[str | None, bool]:
+        if hasattr(memory, "fold"):
+            memory.fold()  # a model reads this prompt
         messages = prompts.build_forced_final(state.task, memory.context(), state.today,
                                               facts=table(ledger(state.steps)) if self.config.research else "")
         try:

@@ -35,6 +35,18 @@ class Injections:
         # comes (or None: nothing to do)
         self.planned: list = []
 
+    def given_next(self) -> bool:
+        """Whether the next step's action is already given (a person's, or a planned one), so no model will read
+        its prompt. A planned entry computed at its turn is computed now (its turn has come: nothing changes the
+        run's steps before the completion takes it)."""
+        while self.planned and callable(self.planned[0]):
+            action = self.planned[0]()
+            if action:
+                self.planned[0] = action
+                break
+            self.planned.pop(0)
+        return self.action is not None or bool(self.planned)
+
     def completion(self) -> Completion | None:
         if self.action is not None:
             text, self.action = step_call(*self.action), None

@@ -73,9 +73,16 @@ class Memory(Protocol):
         """What the next prompt shows after the task. Reads only."""
         ...
 
-    def add(self, step: Step, shown: Context | None = None, sent: list[Message] | None = None) -> None:
+    def add(self, step: Step, shown: Context | None = None, sent: list[Message] | None = None,
+            fold: bool = True) -> None:
         """Store a finished step with the context its prompt showed (persisted before the next LLM call).
-        sent: the messages of that prompt, a conversation the memory may continue (a cache-friendly compaction)."""
+        sent: the messages of that prompt, a conversation the memory may continue (a cache-friendly compaction).
+        fold: whether to fold now what no longer fits (compact, summarise); the loop passes False and calls
+        `fold()` only before a model call, so steps no model reads (a lead's planned helper calls) fold nothing."""
+        ...
+
+    def fold(self) -> None:
+        """Fold what no longer fits into the prompt (a compaction, a summary), before a model call reads it."""
         ...
 
     def finish(self, result: RunResult) -> None:

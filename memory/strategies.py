@@ -110,7 +110,8 @@ class RunMemory:
     def steps(self) -> list[Step]:
         return list(self._steps)
 
-    def add(self, step: Step, shown: Context | None = None, sent: list[Message] | None = None) -> None:
+    def add(self, step: Step, shown: Context | None = None, sent: list[Message] | None = None,
+            fold: bool = True) -> None:
         if self.store is not None:
             vector = self.store.embedder.embed([step.as_text()])[0]
             self.store.add_step(self.run_id, step, vector, retrieved=shown.retrieved if shown else (),
@@ -120,6 +121,10 @@ class RunMemory:
                 self._latest = (vector, self._embed_thought(step))
         self._steps = [s for s in self._steps if s.index != step.index] + [step]  # a re-added step replaces
         self._steps.sort(key=lambda s: s.index)
+        if fold:
+            self.fold()
+
+    def fold(self) -> None:
         if self.summariser is not None:
             self._maybe_summarise()
 

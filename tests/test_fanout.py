@@ -469,3 +469,19 @@ def test_a_question_about_something_beyond_its_list_is_answered_by_the_lead(offl
         *(f"What is the atomic number of {name}?" for name in numbers), "What is the atomic number of tin?"]
     assert [s.action_input for s in result.steps if s.action == "calculator"] == ["17 + 35 + 53", "105 - 50"]
     assert result.answer == "The sum, 105, exceeds tin's 50 by 55." and llm.remaining == 0
+
+
+def test_a_lead_whose_steps_are_all_planned_folds_nothing(offline_wiki):
+    """Measured on lh-33: a lead whose helper calls and computations were all planned compacted four times (33 s
+    each) for prompts no model read. Memory folds only before a model call: over a budget far too small for its
+    steps, this lead makes no summariser call and keeps no notes."""
+    task = "Which is the longest of these rivers: the Godavari River, the Krishna River, the Yamuna and the Loire?"
+    helpers = [step("It says so.", "Final", f"The {river} is {length} kilometres long.") for river, length in RIVERS.items()]
+    llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers])  # nothing left for a summariser
+    store = Store(make_client("memory"))
+    result = build_agent(task, llm, default_tools(offline_wiki), store=store, strategy="compact",
+                         run_id=f"lead-{uuid.uuid4().hex[:6]}", config=AgentConfig(research=True, max_steps=1),
+                         memory_settings={"token_budget": 120}).run()
+    assert result.answer == "Godavari River is the longest, at 1,465 kilometres."
+    assert llm.remaining == 0 and len(llm.calls) == 1 + len(helpers)
+    assert store.summaries(result.run_id) == []
