@@ -45,7 +45,8 @@ from tools.defaults import default_tools
     ("Take the halogens fluorine, chlorine and bromine: what is their sum?", ["fluorine", "chlorine", "bromine"]),
     # held-out omh-82: titles with lower-case words and a German "und"; omh-14: a plural ends no name
     ("I'm putting together an opera season with Don Giovanni, La traviata, Tristan und Isolde, Carmen and La "
-     "bohème. Which is the most recent?", ["Don Giovanni", "La traviata", "Tristan und Isolde", "Carmen", "La bohème"]),
+     "bohème. Which is the most recent?",
+     ["Don Giovanni", "La traviata", "Tristan und Isolde", "Carmen", "La bohème"]),
     ("Which is deepest: the Atlantic, Indian and Arctic oceans.", ["Atlantic", "Indian", "Arctic"]),
     ("Which of the architects Frank Lloyd Wright, Ludwig Mies van der Rohe and Oscar Niemeyer died last?",
      ["Frank Lloyd Wright", "Ludwig Mies van der Rohe", "Oscar Niemeyer"]),  # held-out omh-87
@@ -138,7 +139,8 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
     are planned by code, not the model's steps."""
     task = "Which is the longest of these rivers: the Godavari River, the Krishna River, the Yamuna and the Loire?"
     # each helper's first step, the read of its river's page, is code's: the model only answers from it
-    helpers = [step("It says so.", "Final", f"The {river} is {length} kilometres long.") for river, length in RIVERS.items()]
+    helpers = [step("It says so.", "Final", f"The {river} is {length} kilometres long.")
+               for river, length in RIVERS.items()]
     llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers])  # no lead call after the split
     agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
@@ -476,7 +478,8 @@ def test_a_lead_whose_steps_are_all_planned_folds_nothing(offline_wiki):
     each) for prompts no model read. Memory folds only before a model call: over a budget far too small for its
     steps, this lead makes no summariser call and keeps no notes."""
     task = "Which is the longest of these rivers: the Godavari River, the Krishna River, the Yamuna and the Loire?"
-    helpers = [step("It says so.", "Final", f"The {river} is {length} kilometres long.") for river, length in RIVERS.items()]
+    helpers = [step("It says so.", "Final", f"The {river} is {length} kilometres long.")
+               for river, length in RIVERS.items()]
     llm = Replay(["1. How long is the Godavari River?\nThen: max\n", *helpers])  # nothing left for a summariser
     store = Store(make_client("memory"))
     result = build_agent(task, llm, default_tools(offline_wiki), store=store, strategy="compact",
