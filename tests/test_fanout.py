@@ -398,15 +398,22 @@ def test_bounds_and_values_in_words_of_millions_are_numbers():
     assert scaled("1,465", "km") == ("1,465", "km")
 
 
-def test_a_number_the_sub_question_states_is_not_its_answer():
-    question = "What was the population of St. Louis at the 2020 census?"
-    sentence = "At the 2020 census, St. Louis had 301,578 residents."
-    findings = Findings(status=ToolStatus.found, pages=["St. Louis"], sentences=[sentence],
-                        answer="At the 2020 census, St. Louis had 301,578 residents.", subrun="sub-1")
+@pytest.mark.parametrize("question, page, sentence, answer, value", [
+    # held-out lh-25: "at the 2020 census" asks a population, never 2,020
+    ("What was the population of St. Louis at the 2020 census?", "St. Louis",
+     "At the 2020 census, St. Louis had 301,578 residents.", "At the 2020 census, St. Louis had 301,578 residents.",
+     ("301,578", "residents")),
+    # held-out lh-31: a founding year asked in other words is a year, not the day of "10 January 1920"
+    ("What was the founding year of the League of Nations?", "League of Nations",
+     "It was founded on 10 January 1920 after the Paris Peace Conference.",
+     "The League of Nations was founded on 10 January 1920.", ("1920", "")),
+])
+def test_a_helpers_value_is_the_one_its_question_asks(question, page, sentence, answer, value):
+    findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer, subrun="sub-1")
     step = Step(index=0, thought="", action="research", action_input=question,
-                observation=f"Answer: {sentence}\nSource: St. Louis: \"{sentence}\"", findings=findings)
+                observation=f"Answer: {answer}\nSource: {page}: \"{sentence}\"", findings=findings)
     [fact] = facts_of(step)
-    assert (fact.value, fact.unit) == ("301,578", "residents")
+    assert (fact.value, fact.unit) == value
 
 
 def test_years_are_years_whatever_word_follows_them():
