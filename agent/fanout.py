@@ -62,8 +62,11 @@ _LOWER_ITEM = r"[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
 _LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]")
 
 
-_COUNTED = {"three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
-            "twelve": 12}
+# numbers as questions write them in words: one table for counts, lists and bounds
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                 "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}
+_COUNTED = {word: number for word, number in _NUMBER_WORDS.items() if 3 <= number <= 12}
 # "the six noble gases helium, neon, argon, krypton, xenon and radon" (held-out omh-71): no colon, so the count
 # says where the list starts, and it must list that many
 _COUNTED_LIST = re.compile(rf"\b({'|'.join(_COUNTED)})\s+(?:[a-z]+\s+){{1,3}}?"
@@ -151,7 +154,7 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
 
 # ---- what the lead computes over the things' values, read from the question's words ----------------------------
 
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_COUNTS = {word: number for word, number in _NUMBER_WORDS.items() if number <= 10}
 _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest",
          "widest", "farthest", "furthest"}
 _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest"}
@@ -211,7 +214,7 @@ def span_forms(task: str) -> tuple[str, str] | None:
 
 # a total over every thing listed: "of all", "all of them", "all twelve put together" (held-out lh-23), "the
 # fourteen languages ... altogether" (lh-34), not "the three largest"
-_MANY = rf"(?:{'|'.join(_COUNTS)}|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)"
+_MANY = rf"(?:{'|'.join(_NUMBER_WORDS)})"
 _ALL = re.compile(rf"\bof all\b|\ball (?:\w+ )?of them\b|\ball (?:the )?(?:{_MANY}|\d+)\b"
                   rf"|\bthe {_MANY}\b(?!\s+(?:\w+est|most|least)\b)", re.IGNORECASE)  # not "the 2020 census"
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
@@ -221,8 +224,7 @@ _WHICH = re.compile(r"\b(?:which|who)\b", re.IGNORECASE)
 _MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 # "the first and the last", "the first of the twelve to be published and the last" (held-out lh-29)
 _FIRST_AND_LAST = re.compile(r"\bfirst\b(?: of the \w+(?: \w+){0,4})? and (?:the )?last\b", re.IGNORECASE)
-_WORD_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100}
+_WORD_NUMBERS = {"a": 1, "one": 1, **_COUNTS, "twenty": 20, "fifty": 50, "hundred": 100}
 # "1,500", "0.5 million", and in words: "a million", "ten million" (held-out lh-21, lh-26 set no bound without)
 _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
            r"(?:\s+(?:thousand|million|billion)\b)?)")
@@ -438,7 +440,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
             missing.append(thing)
         elif len(found) == 2:
             (_, start), (_, end) = found
-            found_values.append((thing, str(abs(Decimal(end) - Decimal(start))), "years"))
+            found_values.append((thing, str(_span(start, end)), "years"))
         else:
             fact, plain = found[0]
             found_values.append((thing, *scaled(plain, fact.unit)))
@@ -478,9 +480,14 @@ def _asked_per_thing(questions: list[str], steps: list[Step], names: list[str]
     return per_thing
 
 
+def _span(start: str, end: str) -> Decimal:
+    """A thing's span in years: its end minus its start (as the suites count a life or a war)."""
+    return abs(Decimal(end) - Decimal(start))
+
+
 def _spans_shown(questions: list[str], steps: list[Step], names: list[str]) -> str:
     """The spans as the thought states them: "Spans (end minus start, in years): Liszt 1886 - 1811 = 75; ..."."""
-    shown_spans = [f"{thing} {end} - {start} = {abs(Decimal(end) - Decimal(start))}"
+    shown_spans = [f"{thing} {end} - {start} = {_span(start, end)}"
                    for thing, found in _asked_per_thing(questions, steps, names).items()
                    if len(found) == 2 and all(plain for _, plain in found) for (_, start), (_, end) in [found]]
     return f" Spans (end minus start, in years): {'; '.join(shown_spans)}." if shown_spans else ""

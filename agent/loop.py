@@ -153,7 +153,7 @@ class Agent:
         """What memory shows, the messages built from it, and memory's seconds: storing the step before, then this.
         fold: a model reads this prompt, so memory first folds what no longer fits."""
         start = time.perf_counter()
-        if fold and hasattr(memory, "fold"):
+        if fold:
             memory.fold()
         shown = memory.context()
         plan = state.planner.plan if state.planner else None
@@ -222,8 +222,7 @@ class Agent:
         state.storing_seconds = time.perf_counter() - start
 
     def _forced_answer(self, memory: Memory, state: RunState) -> tuple[str | None, bool]:
-        if hasattr(memory, "fold"):
-            memory.fold()  # a model reads this prompt
+        memory.fold()  # a model reads this prompt
         messages = prompts.build_forced_final(state.task, memory.context(), state.today,
                                               facts=table(ledger(state.steps)) if self.config.research else "")
         try:

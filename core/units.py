@@ -68,6 +68,7 @@ def scaled(number: str, unit: str) -> tuple[str, str]:
 
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
            "jun|jul|aug|sep|sept|oct|nov|dec")
+_MONTH = re.compile(rf"(?:{_MONTHS})", re.IGNORECASE)
 _MONTH_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s*$", re.IGNORECASE)
 
 
@@ -75,7 +76,7 @@ def quantities(text: str) -> list[tuple[str, str]]:
     """Every (number, unit) a text states, in order; the unit is "" when the next word is not one. A date's day is
     no quantity ("10 January 1920", "January 10, 1920": only the year; held-out lh-31 read "10 January")."""
     found = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in _QUANTITY.finditer(text)
-             if not re.fullmatch(_MONTHS, m.group(2) or "", re.IGNORECASE)
+             if not _MONTH.fullmatch(m.group(2) or "")
              and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1).rstrip(",")) <= 2)]
     found = [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
     # "68 to 85 million": the scale word at the range's end counts for its start too (held-out lh-34 added
