@@ -168,8 +168,15 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
     found, others = forms(questions, names)
     if not found:
         return None
-    asked = [form.format(name) for name in names for form in found]
+    asked = [_filled(form, name) for name in names for form in found]
     return list(dict.fromkeys([*asked, *others]))[:MAX_FANOUT], len(found)
+
+
+def _filled(form: str, name: str) -> str:
+    """The form asked of one thing, without repeating the word the name ends with: "How long is the {} River?"
+    of "Godavari River" asks of "the Godavari River", not "the Godavari River River"."""
+    repeated = rf"(?<!{{){{}}(?!}})\s+{re.escape(name.split()[-1])}\b"
+    return re.sub(repeated, "{}", form, count=1, flags=re.IGNORECASE).format(name)
 
 
 # ---- what the lead computes over the things' values, read from the question's words ----------------------------

@@ -99,6 +99,12 @@ def test_each_form_is_asked_of_every_thing_and_a_question_naming_several_is_drop
         "What is the capital of West Africa?"]
 
 
+def test_a_form_asked_of_a_name_ending_in_its_next_word_does_not_repeat_that_word():
+    task = "Of the Godavari River, the Krishna and the Kaveri, which is the longest?"
+    assert fanned_out(["How long is the Krishna River?"], task)[0] == [
+        "How long is the Godavari River?", "How long is the Krishna River?", "How long is the Kaveri River?"]
+
+
 def test_no_form_or_no_list_leaves_the_split_as_it_is():
     assert fanned_out(["How long is the Elbe?"], "How long is the Elbe?") is None
     assert fanned_out(["Which is the longest of them?"], "Of the Elbe, the Vistula and the Loire, which is longest?") is None
