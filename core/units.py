@@ -105,7 +105,8 @@ def dimension_numbers(question: str, text: str) -> list[str]:
     words = next((said for asks, said in _DIMENSIONS if asks.search(question)), None)
     if words is None:
         return []
-    stated = re.compile(rf"(?<![\w.])(\d+(?:,\d+)*(?:\.\d+)?)(?:\s*|-)(?:[A-Za-z]+[\s-]+)?(?:\([^()]*\)\s+)?(?:{words})\b")
+    stated = re.compile(rf"(?<![\w.])(\d+(?:,\d+)*(?:\.\d+)?)(?:\s*|-)(?:[A-Za-z]+[\s-]+)?(?:\([^()]*\)\s+)?"
+                        rf"(?:{words})\b")
     return [found.group(1) for found in stated.finditer(text)]
 
 

@@ -234,7 +234,8 @@ def test_the_two_values_nearest_each_other_and_their_gap():
     made = computed(Computation("pair", 2, word="closest"), [("Haydn", "1732"), ("Bach", "1680"), ("Mozart", "1756")],
                     "year")
     assert made.expression == "1756 - 1732"
-    assert answer_of([made.sentence], ["24"]) == "Haydn (1732) and Mozart (1756) are the closest; they are 24 years apart."
+    assert answer_of([made.sentence], ["24"]) == (
+        "Haydn (1732) and Mozart (1756) are the closest; they are 24 years apart.")
 
 
 def test_calendar_years_are_written_as_years():
@@ -245,7 +246,8 @@ def test_calendar_years_are_written_as_years():
     made = computed(Computation("min", 1, False, word="earliest"), [("Liszt", "1811"), ("Debussy", "1862")], "year")
     assert made.sentence == "Liszt is the earliest, in 1811."
     made = computed(Computation("mean"), [("Liszt", "1811"), ("Debussy", "1862"), ("Ravel", "1875")], "year")
-    assert answer_of([made.sentence], ["1849.3333"]) == "Their mean year is 1849.33."  # held-out lh-41: "1,849.33 years"
+    # held-out lh-41 wrote "1,849.33 years"
+    assert answer_of([made.sentence], ["1849.3333"]) == "Their mean year is 1849.33."
 
 
 @pytest.mark.parametrize("task, wanted", [
