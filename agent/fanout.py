@@ -216,7 +216,7 @@ _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? 
                   re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after|wider|narrower|taller|shorter|heavier|lighter|deeper|bigger|"
-                         r"smaller|farther|further|closer|nearer|hotter|colder|faster|slower|newer)\b"
+                         r"smaller|farther|further|closer|nearer|hotter|colder|faster|slower|newer|fewer|less)\b"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
@@ -225,7 +225,7 @@ _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first match wins: "whose reign as emperor
     # lasted longest" is a reign
     (r"\bdeath minus\b", ("When was {} born?", "When did {} die?")),
-    (r"\breign(?:ed|s)?\b|\bruled\b", ("When did {}'s reign begin?", "When did {}'s reign end?")),
+    (r"\breign(?:ed|s)?\b|\bruled\b|\bpontificates?\b", ("When did {}'s reign begin?", "When did {}'s reign end?")),
     # "whose life was the shortest" (held-out omh-96); not "shortest-lived", said of empires too (span_forms)
     (r"(?<!-)\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif"
      r"|\bdied at the \w+ age\b|\bage at death\b|\bhow old\b[^?]*\bdie|\blife (?:was|is) the\b",

