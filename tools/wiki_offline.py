@@ -326,6 +326,9 @@ class OfflineWiki:
     def _ranked(self, query: str) -> tuple[list[int], bool]:
         """Title hits, then fused relevance; and whether pages holding the query's words were moved up."""
         ranked = self._title_hits(query)
+        # a title spelled almost as the query is what it names ("Thomas Edisson"): the dense channel, outweighing
+        # the fuzzy one, put Thomas Aquinas first for it
+        ranked += [i for ratio, i in self._spelled_like(query, 3) if ratio >= TYPO_RATIO and i not in ranked]
         fused = self._fused(query)
         # The dense neighbours of a word MiniLM lacks only look alike, so pages whose text holds every query word
         # go first ("phonograph" finds Thomas Edison, not Phonology). Words it knows keep plain fusion: "Python"
