@@ -20,12 +20,15 @@ from agent.stepping import Injections, Run
 from agent.trace import TraceWriter
 from core.clock import SYSTEM_CLOCK, Clock
 from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
-from core.schema import FINAL_ACTION, ParseStatus, RunResult, Step, StopReason, Timings, Usage, repeat_key
+from core.schema import FINAL_ACTION, Fact, ParseStatus, RunResult, Step, StopReason, Timings, Usage, repeat_key
+from core.units import asked_units, unit_kind
 from memory.base import Context, Memory
 from memory.ledger import facts_of, ledger, table
 from memory.strategies import full_history
 from tools.base import ToolRegistry
 
+# measured on the Elbe, the Loire and the Vistula: two or three rows a page (~40 tokens each) from a summary
+FOLDED_TABLE_ROWS = 24
 # Stops after which the run still has useful work: one last call asks for the best answer from it.
 _FORCE_AFTER = (StopReason.max_steps, StopReason.repeated_action)
 
@@ -101,7 +104,7 @@ class Agent:
         yield ActionEvent(index=index, thought=parsed.thought, action=parsed.action,
                           action_input=parsed.action_input, parse_status=parsed.status)
         parsed = state.injections.edit(parsed)  # a person may replace the action the model proposed
-        outcome = self._outcome(parsed, state)
+        outcome = self._outcome(parsed, state, shown)
         if outcome.observation:
             yield ObservationEvent(index=index, observation=outcome.observation, seconds=outcome.seconds)
         step = Step(index=index, thought=parsed.thought, action=parsed.action, action_input=parsed.action_input,
@@ -160,8 +163,7 @@ class Agent:
         messages = prompts.build_messages(state.task, shown, self.tools.describe(), state.today, lessons=self.lessons,
                                           plan=plan.render() if plan else "",
                                           progress=planning.progress_line(plan, state.steps) if plan else "",
-                                          facts=table(ledger(state.steps)) if self.config.research else "",
-                                          brief=self.config.brief)
+                                          facts=table(self._facts_shown(state, shown)), brief=self.config.brief)
         return shown, messages, state.storing_seconds + time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: RunState, trace: TraceWriter,
@@ -191,8 +193,24 @@ class Agent:
         state.usage = state.usage + completion.usage
         return completion, time.perf_counter() - start
 
-    def _outcome(self, parsed: Parsed, state: RunState) -> Outcome:
-        """What the step comes to. Changes no state (but runs the tool)."""
+    def _facts_shown(self, state: RunState, shown: Context) -> list[Fact]:
+        """The ledger the prompt shows (and F1, F2... in a tool's input name): a lead's whole table; in any other run,
+        none while every step is shown, then, once memory folded a step, the run's facts (issue 22: what a folded
+        step looked up stays verbatim, numbered with the rest so the calculator can take them by reference),
+        at most FOLDED_TABLE_ROWS of them: the newest, of the unit the question asks when it says one."""
+        if self.config.research:
+            return ledger(state.steps)
+        visible = {step.index for step in shown.recent} | set(shown.retrieved)
+        if all(step.index in visible for step in state.steps):
+            return []
+        facts = ledger(state.steps)
+        if len(facts) > FOLDED_TABLE_ROWS:
+            units = asked_units(state.task)
+            facts = [fact for fact in facts if unit_kind(fact.unit) in units] or facts
+        return facts[-FOLDED_TABLE_ROWS:]
+
+    def _outcome(self, parsed: Parsed, state: RunState, shown: Context) -> Outcome:
+        """What the step comes to. Changes no state (but runs the tool). shown: what this step's prompt showed."""
         if parsed.action == FINAL_ACTION:
             candidate = FinalCandidate(answer=parsed.action_input, task=state.task, today=state.today,
                                        steps=state.steps, rejections=state.final_rejections)
@@ -211,8 +229,10 @@ class Agent:
             return ToolDenied.of(parsed.action)
         earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))
         if earlier:
-            return RepeatWarned.of(parsed.action, earlier[0])
-        facts = ledger(state.steps) if self.config.research else []  # a lead computes over its facts table
+            before = next(step for step in state.steps if step.index == earlier[0])
+            folded = before.index not in {step.index for step in shown.recent} | set(shown.retrieved)
+            return RepeatWarned.of(parsed.action, before.index, before.observation if folded else "")
+        facts = self._facts_shown(state, shown)  # F1, F2... are the rows of the table this prompt showed
         return research.named(observe(self.tools, parsed.action, research.resolve(parsed.action_input, facts),
                                       self.config.tool_timeout_seconds, self.config.observation_max_chars), facts)
 
@@ -223,8 +243,9 @@ class Agent:
 
     def _forced_answer(self, memory: Memory, state: RunState) -> tuple[str | None, bool]:
         memory.fold()  # a model reads this prompt
-        messages = prompts.build_forced_final(state.task, memory.context(), state.today,
-                                              facts=table(ledger(state.steps)) if self.config.research else "")
+        shown = memory.context()
+        messages = prompts.build_forced_final(state.task, shown, state.today,
+                                              facts=table(self._facts_shown(state, shown)))
         try:
             completion, _ = self._complete(messages, state)
         except StopRun:

@@ -69,10 +69,15 @@ class RepeatWarned(StepResult):
     kind: StepOutcome = StepOutcome.repeat_warning
 
     @classmethod
-    def of(cls, action: str, earlier: int) -> "RepeatWarned":
-        return cls(f"Warning: you already ran {action} with this input at step {earlier}; its result is in your work "
-                   "so far. Repeating it will not help: change strategy (another tool, another query), go on to "
-                   "another part of the question, or give the Final answer.", tool=action)
+    def of(cls, action: str, earlier: int, folded_result: str = "") -> "RepeatWarned":
+        """folded_result: the earlier step's observation when memory folded that step out of the prompt; the
+        warning then restates it (measured on the real model: after its Elbe lookup was folded, it looked the
+        Elbe up again, was told the result was in its work, and answered with the Vistula's length)."""
+        where = (f"it is no longer in your work so far, so here it is again:\n{folded_result}\n"
+                 if folded_result else "its result is in your work so far. ")
+        return cls(f"Warning: you already ran {action} with this input at step {earlier}; {where}Repeating it will "
+                   "not help: change strategy (another tool, another query), go on to another part of the question, "
+                   "or give the Final answer.", tool=action)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from typing import Iterable
 # square kilometres, and Ghana's "239,567 km2" as km, beside Togo's square kilometres.
 # "193.3-kilometre-long (120.1-mile)" and "82-kilometer" as pages write lengths too (held-out omh-80 read them with
 # no unit, and the Suez Canal's kilometres passed for miles)
-_QUANTITY = re.compile(r"(?<![\w.])(-?\d+(?:,\d+)*(?:\.\d+)?)"
+_NUMBER = r"\d+(?:,\d+)*(?:\.\d+)?"
+_QUANTITY = re.compile(rf"(?<![\w.])(-?{_NUMBER})"
                        r"(?:(?:\s*|-)(%|(?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]{0,19}[2²]?))?")
 _ADJECTIVE_TAIL = re.compile(r"-(?:long|high|tall|wide|deep|thick)$", re.IGNORECASE)
 _NOT_UNITS = frozenset("""a an and as at by for from in into is it its of on or the to was were when which who with
@@ -97,17 +98,27 @@ _DIMENSIONS = [
     (re.compile(r"\b(?:how deep|depth)\b", re.IGNORECASE), r"deep|in depth"),
     (re.compile(r"\b(?:how (?:high|tall)|height)\b", re.IGNORECASE), r"high|tall|in height"),
 ]
+_STATED_AS = [(asks, re.compile(rf"(?<![\w.])({_NUMBER})(?:\s*|-)(?:[A-Za-z]+[\s-]+)?(?:\([^()]*\)\s+)?"
+                                 rf"(?:{said})\b")) for asks, said in _DIMENSIONS]
+# "at Cuxhaven, 110 kilometres northwest of Hamburg": a distance from a place, no measure of the page's subject
+# (the real model, given the Elbe's facts, added that 110 to the rivers' lengths)
+_LENGTHS = "|".join(sorted((spelling for kind in ("km", "m", "mi", "ft") for spelling in _SPELLINGS[kind]),
+                           key=len, reverse=True))
+_POSITION = re.compile(rf"(?<![\w.])({_NUMBER})\s*(?:{_LENGTHS})\s*(?:\([^()]*\)\s*)?"
+                       r"(?:(?:north|south|east|west)\w*|upstream|downstream|inland|away)\s+(?:of|from)\b",
+                       re.IGNORECASE)
+
+
+def position_numbers(text: str) -> list[str]:
+    """The numbers of a text that place something by its distance from another ("110 km northwest of Hamburg")."""
+    return [found.group(1) for found in _POSITION.finditer(text)]
 
 
 def dimension_numbers(question: str, text: str) -> list[str]:
     """The numbers of a text stated as the dimension the question asks ("2 km wide" for "How wide ...?"), in
     order; [] when the question asks no dimension or the text states none so."""
-    words = next((said for asks, said in _DIMENSIONS if asks.search(question)), None)
-    if words is None:
-        return []
-    stated = re.compile(rf"(?<![\w.])(\d+(?:,\d+)*(?:\.\d+)?)(?:\s*|-)(?:[A-Za-z]+[\s-]+)?(?:\([^()]*\)\s+)?"
-                        rf"(?:{words})\b")
-    return [found.group(1) for found in stated.finditer(text)]
+    stated = next((stated for asks, stated in _STATED_AS if asks.search(question)), None)
+    return [found.group(1) for found in stated.finditer(text)] if stated else []
 
 
 def asked_units(question: str) -> tuple[str, ...]:

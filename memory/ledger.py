@@ -13,7 +13,7 @@ import re
 from typing import Iterable
 
 from core.schema import Fact, Step
-from core.units import asked_units, dimension_numbers, first_of, quantities, unit_kind
+from core.units import asked_units, dimension_numbers, first_of, position_numbers, quantities, unit_kind
 
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
 ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which year"
@@ -70,7 +70,11 @@ def facts_of(step: Step) -> list[Fact]:
             prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
         # "at the 2020 census" asks a population, never 2,020 (held-out lh-25: St. Louis "at 2,020 residents")
         asked = [number for number, _ in quantities(step.action_input)] if findings.subrun else []
-        stated = quantity(sentence, prefer=prefer, units=units, avoid=asked)
+        # a lookup sentence's "110 km northwest of Hamburg" places something; it measures nothing of the page's
+        where = [] if findings.subrun else [_plain(number) for number in position_numbers(sentence)]
+        stated = quantity(sentence, prefer=prefer, units=units, avoid=asked + where)
+        if stated is not None and _plain(stated[0]) in where:
+            stated = None
         if stated is None and not findings.answer:
             continue  # a lookup sentence without a number is reading, not a value to compute with
         value, unit = stated or (findings.answer, "")

@@ -190,7 +190,8 @@ def test_each_run_carries_what_its_memory_did_read_back_from_the_store(long_reca
 
 def test_the_facts_an_answer_needs_are_counted_kept_only_while_the_model_can_still_see_them(offline_wiki):
     """A suite's facts: needed once their page is looked up (the Rhine is not), kept while the final prompt or
-    the ledger holds their value. Under `window` with one step kept, the Loire's length has left the prompt."""
+    the ledger holds their value (a value no page stated is never kept). Under `window` with one step kept, the
+    Loire's step has left the conversation, and its length is kept by the facts table the prompt then shows."""
     from agent.llm.replay import Replay
     from core.chroma import make_client
     from memory.store import Store
@@ -201,17 +202,16 @@ def test_the_facts_an_answer_needs_are_counted_kept_only_while_the_model_can_sti
     question = BenchQuestion(id="q", question="Which is longer, the Loire or the Elbe?", answers=["Elbe"],
                              options=["Loire", "Elbe"],
                              facts=[{"page": "Loire", "value": 1006}, {"page": "Elbe", "value": 1094},
-                                    {"page": "Rhine", "value": 1233}])
+                                    {"page": "Loire", "value": 4242}, {"page": "Rhine", "value": 1233}])
     script = [step("Look.", "wikipedia_summary", "Loire"), step("Look.", "wikipedia_summary", "Elbe"),
               step("Done.", "Final", "The Elbe (1,094 km) is longer than the Loire (1,006 km).")]
     kept = {}
     for strategy, settings in (("full", None), ("window", {"recent_window": 1})):
         record = run_one(question, strategy, Replay(script), default_tools(offline_wiki),
-                         store=Store(make_client("memory")), max_steps=6, max_seconds=120,
-                         memory_settings=settings)
+                         store=Store(make_client("memory")), max_steps=6, max_seconds=120, memory_settings=settings)
         assert record.correct, record.verdict
         kept[strategy] = (record.memory.facts_needed, record.memory.facts_kept)
-    assert kept == {"full": (2, 2), "window": (2, 1)}
+    assert kept == {"full": (3, 2), "window": (3, 2)}
 
 
 def test_a_fact_the_page_states_in_millions_counts_as_kept(offline_wiki):

@@ -333,6 +333,57 @@ def test_the_real_models_notes_carry_the_newest_folded_facts_at_every_compaction
 
 
 @pytest.mark.slow
+def test_the_real_model_answers_with_a_fact_from_a_step_its_memory_folded(local_llm, offline_wiki):
+    """Issue 22's promise on the real model: the Elbe's lookup, then the Loire's and the Vistula's (scripted, so
+    that every machine looks up the same pages), overflow a ~300-token memory; the real model folds the Elbe's step
+    into its notes, and then computes and answers from a prompt that no longer holds that step, with the Elbe's
+    length from its facts table. Measured before the table showed a folded lookup's facts: the 1.5B model looked
+    the Elbe up again, was told its result was "in your work so far", and answered with the Vistula's 1,047 km."""
+    import uuid
+
+    from agent.config import AgentConfig
+    from agent.llm.replay import Replay
+    from agent.loop import Agent
+    from core.chroma import make_client
+    from core.schema import StopReason
+    from memory.factory import make_memory
+    from memory.ledger import TABLE_HEADER
+    from memory.store import Store
+    from ponder.bench.verdict import judge_answer
+    from tools.defaults import default_tools
+
+    class LookupsThenModel:
+        """The scripted lookups, then the real model for every later call."""
+        name = local_llm.name
+
+        def __init__(self, lookups):
+            self.script, self.prompts = Replay(lookups), []
+
+        def complete(self, messages, **kwargs):
+            self.prompts.append("\n".join(m.content for m in messages))
+            return (self.script if self.script.remaining else local_llm).complete(messages, **kwargs)
+
+    task = "What is the combined length, in kilometres, of the Elbe, the Loire and the Vistula?"
+    llm = LookupsThenModel([f"Thought: I look up the {river}.\nAction: wikipedia_summary\nAction Input: {river}"
+                            for river in ("Elbe", "Loire", "Vistula")])
+    store = Store(make_client("memory"))
+    memory = make_memory("compact", f"folded-{uuid.uuid4().hex[:8]}", task=task, store=store,
+                         summariser_llm=local_llm, token_counter=local_llm.count_tokens, token_budget=300)
+    result = Agent(llm, default_tools(offline_wiki), memory=memory, config=AgentConfig(max_steps=8)).run()
+    steps, summaries = store.load_steps(memory.run_id), store.summaries(memory.run_id)
+    trail = [(step.action, step.action_input) for step in steps]
+    elbe = steps[0]
+    assert elbe.action_input == "Elbe" and "1,094" in elbe.observation
+    assert summaries and summaries[0].upto >= elbe.index, "the Elbe's step was never folded"
+    assert not any(step.action.startswith("wikipedia") and "Elbe" in step.action_input for step in steps[3:]), trail
+    answering = llm.prompts[-1]       # what the real model read when it answered
+    assert elbe.observation not in answering and TABLE_HEADER in answering
+    assert result.stop_reason is StopReason.final_answer, (result.stop_reason, result.answer, trail)
+    verdict = judge_answer(task, [["3147"]], result.answer, options=[])   # 1,094 + 1,006 + 1,047
+    assert verdict.correct, (verdict.reason, result.answer, trail)
+
+
+@pytest.mark.slow
 def test_a_reply_stopped_on_the_token_limit_says_so(llm):
     ask = [Message(role="system", content=SYSTEM), user(QUESTION)]
     whole = llm.complete(ask, tool_names=TOOLS)

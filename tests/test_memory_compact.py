@@ -218,3 +218,69 @@ def test_the_newest_folded_facts_outlast_the_summarisers_prose():
     text = bounded.replace(",", "")
     assert all(n in text for n in ("1047", "193960", "168868", "1080"))
     assert minilm_token_counter().count(bounded) <= int(0.35 * 400)
+
+
+
+def scripted(replies: list[str]):
+    """A researcher whose step replies are `replies`, in order; asked for notes, it writes careless ones."""
+    replies = iter(replies)
+    return Replay(responder=lambda messages: CARELESS_NOTES if messages[-1].content.startswith("Pause the research")
+                  else next(replies))
+
+
+def lookup(city: str) -> str:
+    return f"Thought: I look up {city}.\nAction: city_facts\nAction Input: {city}"
+
+
+DONE = "Thought: Done.\nAction: Final\nAction Input: done"
+
+
+def test_a_repeated_call_of_a_folded_step_gets_that_steps_result_again():
+    """The warning for a repeat says where the earlier result is: once memory folded that step out of the prompt,
+    it is not "in your work so far", so the warning restates it (the real model, told so, answered from the
+    newest page instead)."""
+    llm = scripted([lookup(f"City{n:02d}") for n in range(1, 13)] + [lookup("City03"), DONE])
+    memory = make_memory("compact", f"c-{uuid.uuid4().hex[:10]}", store=Store(make_client("memory")), task=TASK,
+                         summariser_llm=llm, token_counter=words, token_budget=400, recent_window=2)
+    result = Agent(llm, ToolRegistry([city_facts]), memory=memory,
+                   config=AgentConfig(max_steps=16, max_final_rejections=0)).run()
+    repeat = result.steps[12]
+    assert repeat.outcome.value == "repeat_warning" and memory.log_from > 2  # City03's step had left the prompt
+    assert "no longer in your work so far" in repeat.observation
+    assert result.steps[2].observation in repeat.observation  # "founded in 1121", restated word for word
+
+
+def test_a_repeat_of_a_step_still_shown_is_only_warned():
+    llm = scripted([lookup("City01"), lookup("City01"), DONE])
+    result = Agent(llm, ToolRegistry([city_facts]), config=AgentConfig(max_steps=4)).run(TASK)
+    assert result.steps[1].outcome.value == "repeat_warning"
+    assert "its result is in your work so far" in result.steps[1].observation
+    assert "founded in" not in result.steps[1].observation
+
+
+@pytest.mark.parametrize("budget", [300, 5000], ids=["folded", "all shown"])
+def test_the_facts_of_folded_lookups_stay_in_the_prompt_as_the_ledger_table(offline_wiki, budget):
+    """Issue 22: a fact a folded step looked up stays in the prompt verbatim, with its page and sentence, whatever
+    the notes keep; while every step is shown, the prompt carries no table (its prefix stays as it was)."""
+    from memory.ledger import TABLE_HEADER
+    from tools.defaults import default_tools
+
+    rivers = ["Elbe", "Loire", "Vistula", "Oder"]
+    llm = scripted([f"Thought: I look up the {river}.\nAction: wikipedia_summary\nAction Input: {river}"
+                    for river in rivers] + [DONE])
+    memory = make_memory("compact", f"c-{uuid.uuid4().hex[:10]}", store=Store(make_client("memory")),
+                         task="How long is the Elbe?", summariser_llm=llm, token_counter=words, token_budget=budget,
+                         recent_window=1)
+    result = Agent(llm, default_tools(offline_wiki), memory=memory,
+                   config=AgentConfig(max_steps=6, max_final_rejections=0)).run()
+    last = [call for call in llm.calls if not call[-1].content.startswith("Pause the research")][-1]
+    shown = "\n".join(message.content for message in last)
+    elbe = result.steps[0]
+    assert "1,094" in elbe.observation and any(fact.value == "1,094" for fact in elbe.facts)
+    if budget == 5000:
+        assert memory.log_from == 0 and TABLE_HEADER not in shown
+        return
+    assert memory.log_from > 0 and elbe.observation not in shown
+    table = shown[shown.index(TABLE_HEADER):]
+    row = next(line for line in table.splitlines() if "1,094" in line)
+    assert row.split(" | ")[0].endswith("Elbe") and any(fact.quote in row for fact in elbe.facts)

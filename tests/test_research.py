@@ -168,6 +168,26 @@ def test_facts_enter_the_ledger_only_with_a_quote_found_in_the_observation():
     assert [fact.value for fact in facts_of(born)] == ["1564"]
 
 
+def test_a_lookups_distance_from_a_place_is_no_fact_of_its_page(offline_wiki):
+    """The Elbe's intro, read by wikipedia_summary, gives the ledger its sentences with a number: its length, not
+    the "110 kilometres northwest of Hamburg" that places its mouth (which the real model added to rivers' lengths);
+    a helper asked how far a place is still gets that distance."""
+    from tools.base import Observed
+
+    tools = default_tools(offline_wiki)
+    observed = tools.get("wikipedia_summary").invoke("Elbe")
+    assert isinstance(observed, Observed) and "110 kilometres northwest of Hamburg" in observed
+    read = Step(index=0, action="wikipedia_summary", action_input="Elbe", observation=str(observed),
+                findings=observed.findings)
+    assert [(fact.value, fact.unit) for fact in facts_of(read)] == [("1,094", "km")]
+    sentence = "The town lies 50 km (31 mi) south of Paris."
+    asked = Step(index=1, action="research", action_input="How far is the town from Paris?",
+                 observation=f'Answer: 50 km\nSource: Town: "{sentence}"',
+                 findings=Findings(status=ToolStatus.found, pages=["Town"], sentences=[sentence], answer="50 km",
+                                   subrun="r-sub-2"))
+    assert [fact.value for fact in facts_of(asked)] == ["50"]
+
+
 def test_the_ledger_keeps_each_quote_once_and_renders_a_numbered_table():
     fact = Fact(subject="Nile", value="6,650", unit="km", page="Nile", quote="The Nile is 6,650 km long.", step=1)
     steps = [Step(index=1, facts=[fact]), Step(index=2, facts=[fact.model_copy(update={"step": 2})])]

@@ -132,8 +132,11 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                             Findings(status=ToolStatus.empty, pages=[page.title]))
         where = f"{source}, {page.url}" if page.url else source
         described = f"{page.title}, {page.description}" if page.description else page.title
-        return Observed(f"{described} ({where}):\n{_cut(intro, MAX_SUMMARY_CHARS)}",
-                        Findings(status=ToolStatus.found, pages=[page.title], description=page.description or ""))
+        shown = _cut(intro, MAX_SUMMARY_CHARS)
+        # the intro's sentences, as a lookup returns its own: the facts ledger keeps those that state a number
+        return Observed(f"{described} ({where}):\n{shown}",
+                        Findings(status=ToolStatus.found, pages=[page.title], description=page.description or "",
+                                 sentences=[sentence for _, sentence in sentences_with_sections(shown)]))
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
         """Find the sentences of a Wikipedia page that mention some text. Input: {"title": "Thomas Edison", "text": "born"} or "Thomas Edison | born".
