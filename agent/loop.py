@@ -21,14 +21,11 @@ from agent.trace import TraceWriter
 from core.clock import SYSTEM_CLOCK, Clock
 from core.llm import LLM, STOP_SEQUENCES, Completion, LLMError, Message
 from core.schema import FINAL_ACTION, Fact, ParseStatus, RunResult, Step, StopReason, Timings, Usage, repeat_key
-from core.units import asked_units, unit_kind
 from memory.base import Context, Memory
-from memory.ledger import facts_of, ledger, table
+from memory.ledger import facts_of, facts_shown, table
 from memory.strategies import full_history
 from tools.base import ToolRegistry
 
-# measured on the Elbe, the Loire and the Vistula: two or three rows a page (~40 tokens each) from a summary
-FOLDED_TABLE_ROWS = 24
 # Stops after which the run still has useful work: one last call asks for the best answer from it.
 _FORCE_AFTER = (StopReason.max_steps, StopReason.repeated_action)
 
@@ -194,20 +191,7 @@ class Agent:
         return completion, time.perf_counter() - start
 
     def _facts_shown(self, state: RunState, shown: Context) -> list[Fact]:
-        """The ledger the prompt shows (and F1, F2... in a tool's input name): a lead's whole table; in any other run,
-        none while every step is shown, then, once memory folded a step, the run's facts (issue 22: what a folded
-        step looked up stays verbatim, numbered with the rest so the calculator can take them by reference),
-        at most FOLDED_TABLE_ROWS of them: the newest, of the unit the question asks when it says one."""
-        if self.config.research:
-            return ledger(state.steps)
-        visible = {step.index for step in shown.recent} | set(shown.retrieved)
-        if all(step.index in visible for step in state.steps):
-            return []
-        facts = ledger(state.steps)
-        if len(facts) > FOLDED_TABLE_ROWS:
-            units = asked_units(state.task)
-            facts = [fact for fact in facts if unit_kind(fact.unit) in units] or facts
-        return facts[-FOLDED_TABLE_ROWS:]
+        return facts_shown(state.steps, shown, state.task, whole=self.config.research)  # a lead's whole table
 
     def _outcome(self, parsed: Parsed, state: RunState, shown: Context) -> Outcome:
         """What the step comes to. Changes no state (but runs the tool). shown: what this step's prompt showed."""

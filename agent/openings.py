@@ -2,6 +2,7 @@
 (--research). Both are kept as the run's annotations, so a resumed run goes on with the plan or split it had."""
 from __future__ import annotations
 
+import os
 from typing import Callable, Iterator
 
 import numpy
@@ -21,12 +22,12 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
         state.planner = planner(agent, state, memory.annotation("plan"))
         if state.planner.plan is None:  # a resumed run keeps the plan it had
             yield plan_event(state.planner.make(), state, memory)
-    lookup = agent.config.first_lookup
+    lookup, aside = agent.config.first_lookup, agent.config.first_lookup_aside
     if lookup and not state.steps and FIRST_LOOKUP_TOOL in agent.tools.names:
         # a helper's first step is always this read of its thing's page: code takes it, and the model's first call
         # reads the page (measured: the model's first call only named the page, at about 2 s a helper)
         state.injections.planned = [(f"I read the page on {lookup}.", FIRST_LOOKUP_TOOL, lookup),
-                                    lambda: page_meant(lookup, state.task, state.steps)]
+                                    lambda: page_meant(lookup, state.task, state.steps, aside)]
         state.planned_steps = 2
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
         made = split(agent, state, memory)
@@ -41,20 +42,37 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
 FIRST_LOOKUP_TOOL = "wikipedia_summary"
 
 
-def page_meant(thing: str, question: str, steps) -> tuple[str, str, str] | None:
-    """When the thing's own title is no page, the offered title that names it more fully and fits the question
-    ("Italian", asked about speakers: "Italian language", not "Italian literature"), read by code as well; None
-    otherwise. Measured on held-out lh-34: helpers told there is no page
-    "Italian" answered that Italian has no native speakers."""
+def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, str, str] | None:
+    """When the thing's own title is no page, the page it means, read by code as well; None otherwise. That page is
+    the other name the question gave it in brackets ("the daisy family (Asteraceae)"); else the offered title that
+    names it more fully and fits the question ("Italian", asked about speakers: "Italian language", not "Italian
+    literature"); else the offered title that is the thing in the singular ("cacti": Cactus). Measured on held-out
+    lh-34: helpers told there is no page "Italian" answered that Italian has no native speakers; on omh-113, a
+    helper never read the Cactus page and answered that there are 5 species of cacti."""
     last = steps[-1] if steps else None
     if not last or not last.findings or last.findings.status is not ToolStatus.missing:
         return None
+    if aside and aside.lower() != thing.lower():
+        return f"There is no page {thing}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
     fuller = [title for title in last.findings.pages if title.lower().startswith(f"{thing.lower()} ")]
     if len(fuller) > 1:  # the one nearest the question in meaning: "native speakers" is about a language
         question_vector, *title_vectors = get_embedder().embed([question, *fuller])
         nearness = {title: float(numpy.dot(question_vector, vector)) for title, vector in zip(fuller, title_vectors)}
         fuller.sort(key=lambda title: -nearness[title])
-    return (f"There is no page {thing}; I read {fuller[0]}.", FIRST_LOOKUP_TOOL, fuller[0]) if fuller else None
+    if fuller:
+        return f"There is no page {thing}; I read {fuller[0]}.", FIRST_LOOKUP_TOOL, fuller[0]
+    singular = next((title for title in last.findings.pages if _singular_of(title, thing)), None)
+    return (f"There is no page {thing}; I read {singular}.", FIRST_LOOKUP_TOOL, singular) if singular else None
+
+
+def _singular_of(title: str, thing: str) -> bool:
+    """Whether a one-word title is a one-word thing in the singular (legumes: Legume, cacti: Cactus, oaks: Oak):
+    they agree but for the last two letters of each."""
+    title, thing = title.lower(), thing.lower()
+    if " " in title or " " in thing or title == thing:
+        return False
+    stem = len(os.path.commonprefix([title, thing]))
+    return stem >= 3 and stem >= len(thing) - 2 and len(title) - stem <= 2
 
 
 def side_call(agent, state: RunState) -> Callable[[list[Message], str], Completion]:

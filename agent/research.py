@@ -21,8 +21,8 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, computations, fanned_out, fanout_call,
-                          fanout_final, forms, listed_names, shown, span_forms, thing_of)
+from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, aside_of, asked_value, computations, fanned_out,
+                          fanout_call, fanout_final, forms, listed_names, shown, span_forms, thing_of)
 from agent.outcomes import ToolObserved
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers
@@ -42,10 +42,10 @@ REFUSAL = ("Error: research is for the lead agent only. Look it up yourself: wik
            "with the page's title.")
 
 
-def research_tool(build_child: Callable[[str, str, str], object], parent_id: str, llm, timeout: float,
-                  task: str = "") -> Tool:
-    """The parent's `research` tool. build_child(question, run_id, thing) gives the child's Agent (thing: the one
-    the lead's task lists that the question asks about, or ""); llm: the model both use (its KV state is kept
+def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeout: float, task: str = "") -> Tool:
+    """The parent's `research` tool. build_child(question, run_id, thing, aside) gives the child's Agent (thing: the
+    one the lead's task lists that the question asks about, or ""; aside: the other name the task gives it in
+    brackets, or ""); llm: the model both use (its KV state is kept
     across the child's run when the backend can); timeout: the tool's time limit (the child's own limit, and a
     margin)."""
     listed = listed_names(task)
@@ -56,7 +56,8 @@ def research_tool(build_child: Callable[[str, str, str], object], parent_id: str
             return "Error: give the question to research, e.g. How long is the Godavari River?"
         child_id = f"{parent_id}-sub-{uuid.uuid4().hex[:6]}"
         with getattr(llm, "kept_context", nullcontext)():
-            result = build_child(question, child_id, thing_of(question, listed)).run(question)
+            thing = thing_of(question, listed)
+            result = build_child(question, child_id, thing, aside_of(task, thing)).run(question)
         return report(question, result)
 
     made = Research(research, name=RESEARCH, description=DESCRIPTION)

@@ -14,11 +14,14 @@ from typing import Iterable
 
 from core.schema import Fact, Step
 from core.units import asked_units, dimension_numbers, first_of, position_numbers, quantities, unit_kind
+from memory.base import Context
 
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
 ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which year"
                        r"|what (?:is|was) the (?:\w+ )?(?:year|date)\b)", re.IGNORECASE)
 _YEAR = re.compile(r"\d{3,4}")
+# measured on the Elbe, the Loire and the Vistula: two or three rows a page (~40 tokens each) from a summary
+FOLDED_TABLE_ROWS = 24
 QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
 TABLE_HEADER = "Facts established so far (each quoted from a page; use these values, and cite none you lack):"
 
@@ -106,6 +109,23 @@ def ledger(steps: Iterable[Step]) -> list[Fact]:
                 seen.add(key)
                 facts.append(fact)
     return facts
+
+
+def facts_shown(steps: list[Step], shown: Context, task: str, whole: bool = False) -> list[Fact]:
+    """The ledger a prompt shows (and F1, F2... in a tool's input name): all of it when `whole`; else none while
+    every step is shown, then, once memory folded a step, the run's facts (issue 22: what a folded step looked up
+    stays verbatim, numbered with the rest so the calculator can take them by reference), at most FOLDED_TABLE_ROWS
+    of them: the newest, of the unit the question asks when it says one."""
+    if whole:
+        return ledger(steps)
+    visible = {step.index for step in shown.recent} | set(shown.retrieved)
+    if all(step.index in visible for step in steps):
+        return []
+    facts = ledger(steps)
+    if len(facts) > FOLDED_TABLE_ROWS:
+        units = asked_units(task)
+        facts = [fact for fact in facts if unit_kind(fact.unit) in units] or facts
+    return facts[-FOLDED_TABLE_ROWS:]
 
 
 def table(facts: list[Fact]) -> str:

@@ -133,10 +133,12 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         where = f"{source}, {page.url}" if page.url else source
         described = f"{page.title}, {page.description}" if page.description else page.title
         shown = _cut(intro, MAX_SUMMARY_CHARS)
-        # the intro's sentences, as a lookup returns its own: the facts ledger keeps those that state a number
+        # the page's description ("Hungarian composer (1811–1886)") and its intro's sentences, as a lookup returns
+        # its own: a helper's answer is sourced from them, and the facts ledger keeps those that state a number
+        sentences = [sentence for _, sentence in sentences_with_sections(shown)]
         return Observed(f"{described} ({where}):\n{shown}",
                         Findings(status=ToolStatus.found, pages=[page.title], description=page.description or "",
-                                 sentences=[sentence for _, sentence in sentences_with_sections(shown)]))
+                                 sentences=[page.description, *sentences] if page.description else sentences))
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
         """Find the sentences of a Wikipedia page that mention some text. Input: {"title": "Thomas Edison", "text": "born"} or "Thomas Edison | born".
