@@ -544,18 +544,24 @@ def test_years_are_years_whatever_word_follows_them():
     assert (values, unit, left_out) == ([("Yale", "1701"), ("Harvard", "1636"), ("Princeton", "1746")], YEAR, "")
 
 
+def lead_with_helpers(task: str, split: str, answers: list[str], offline_wiki):
+    """A lead whose split is `split` and whose helpers each answer in turn, on the real tools; every reply used."""
+    llm = Replay([split, *(step("It says so.", "Final", answer) for answer in answers)])
+    result = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
+                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, max_steps=1)).run()
+    assert llm.remaining == 0
+    return result
+
+
 def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_question(offline_wiki):
     """Held-out lh-34: told there is no page "Italian", helpers answered that Italian has no native speakers. Code
     reads the offered title that names the thing more fully and fits the question ("Italian language", not
     "Italian literature"), and the helper answers from it."""
     task = "Which of Italian, Spanish and Romanian has the most native speakers?"
     languages = ("Italian", "Spanish", "Romanian")
-    helpers = [step("It says so.", "Final", f"{language} has many native speakers.") for language in languages]
-    llm = Replay(["1. How many native speakers does Italian have?\nThen: max\n", *helpers])
-    result = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
-                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
-                         config=AgentConfig(research=True, max_steps=1)).run()
-    assert llm.remaining == 0
+    result = lead_with_helpers(task, "1. How many native speakers does Italian have?\nThen: max\n",
+                               [f"{language} has many native speakers." for language in languages], offline_wiki)
     assert [[(call["name"], call["input"]) for call in s.tool_calls][:2] for s in result.steps[:3]] == [
         [("wikipedia_summary", language), ("wikipedia_summary", f"{language} language")] for language in languages]
 
@@ -567,12 +573,8 @@ def test_a_helper_whose_thing_is_no_page_reads_its_bracketed_name_or_its_singula
     task = ("How many times bigger is the largest of these families than the smallest: the daisy family "
             "(Asteraceae), the legumes (Fabaceae), the rose family (Rosaceae) and the cacti?")
     families = ("daisy family", "legumes", "rose family", "cacti")
-    helpers = [step("It says so.", "Final", f"The {family} has many species.") for family in families]
-    llm = Replay(["1. How many species are in the daisy family?\nThen: ratio\n", *helpers])
-    result = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
-                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
-                         config=AgentConfig(research=True, max_steps=1)).run()
-    assert llm.remaining == 0
+    result = lead_with_helpers(task, "1. How many species are in the daisy family?\nThen: ratio\n",
+                               [f"The {family} has many species." for family in families], offline_wiki)
     reads = [[call["input"] for call in s.tool_calls][:2] for s in result.steps[:4]]
     assert reads == [["daisy family", "Asteraceae"], ["legumes", "Fabaceae"], ["rose family", "Rosaceae"],
                      ["cacti", "Cactus"]]

@@ -284,3 +284,25 @@ def test_the_facts_of_folded_lookups_stay_in_the_prompt_as_the_ledger_table(offl
     table = shown[shown.index(TABLE_HEADER):]
     row = next(line for line in table.splitlines() if "1,094" in line)
     assert row.split(" | ")[0].endswith("Elbe") and any(fact.quote in row for fact in elbe.facts)
+
+
+def test_the_folded_facts_table_is_bounded_and_keeps_the_asked_unit_first():
+    """The table a non-lead prompt shows: nothing while every step is shown; once a step is folded, the run's facts,
+    at most FOLDED_TABLE_ROWS, those of the unit the question asks first, the newest kept."""
+    from core.schema import Fact, Step
+    from memory.base import Context
+    from memory.ledger import FOLDED_TABLE_ROWS, facts_shown
+
+    def fact(n: int, unit: str) -> Fact:
+        return Fact(subject=f"River{n}", value=str(100 + n), unit=unit, page=f"River{n}", quote=f"It is {100 + n}.",
+                    step=n)
+
+    steps = [Step(index=n, facts=[fact(n, "km" if n % 2 else "people")]) for n in range(2 * FOLDED_TABLE_ROWS + 4)]
+    task = "What is the combined length of these rivers?"
+    assert facts_shown(steps, Context(recent=steps), task) == []
+    assert len(facts_shown(steps, Context(recent=steps), task, whole=True)) == len(steps)
+    folded = facts_shown(steps, Context(recent=steps[-1:]), task)
+    assert len(folded) == FOLDED_TABLE_ROWS and all(f.unit == "km" for f in folded)
+    assert folded[-1].step == len(steps) - 1 and folded[0].step == len(steps) - 1 - 2 * (FOLDED_TABLE_ROWS - 1)
+    few = steps[:4]
+    assert facts_shown(few, Context(recent=few[-1:]), task) == [s.facts[0] for s in few]  # under the bound: all

@@ -296,8 +296,7 @@ class OfflineWiki:
             return self._page(hits[0])
         if hits:
             raise Disambiguation(title, [self.docs[i].title for i in hits])
-        found, holding = self._ranked(title)
-        close = self._spelled_like(title, 3)
+        found, holding, close = self._ranked(title)
         if holding:
             # Pages whose text holds the word beat titles that only look like it ("Photography" for "phonograph");
             # a near-identical spelling (a typo) still leads.
@@ -323,12 +322,13 @@ class OfflineWiki:
     def _is_exact(self, title: str, index: int) -> bool:
         return normalise(self.docs[index].title) == normalise(title)
 
-    def _ranked(self, query: str) -> tuple[list[int], bool]:
-        """Title hits, then fused relevance; and whether pages holding the query's words were moved up."""
-        ranked = self._title_hits(query)
+    def _ranked(self, query: str) -> tuple[list[int], bool, list[tuple[float, int]]]:
+        """Title hits, then fused relevance; whether pages holding the query's words were moved up; and the titles
+        spelled like the query (a pass over every title, which `page` reuses)."""
+        ranked, close = self._title_hits(query), self._spelled_like(query, 3)
         # a title spelled almost as the query is what it names ("Thomas Edisson"): the dense channel, outweighing
         # the fuzzy one, put Thomas Aquinas first for it
-        ranked += [i for ratio, i in self._spelled_like(query, 3) if ratio >= TYPO_RATIO and i not in ranked]
+        ranked += [i for ratio, i in close if ratio >= TYPO_RATIO and i not in ranked]
         fused = self._fused(query)
         # The dense neighbours of a word MiniLM lacks only look alike, so pages whose text holds every query word
         # go first ("phonograph" finds Thomas Edison, not Phonology). Words it knows keep plain fusion: "Python"
@@ -337,7 +337,7 @@ class OfflineWiki:
         for i in holding + fused:
             if i not in ranked:
                 ranked.append(i)
-        return ranked, bool(holding)
+        return ranked, bool(holding), close
 
     def _title_hits(self, text: str) -> list[int]:
         """Pages the text names: an exact title, then normalised/redirect-like variants, then pages whose
