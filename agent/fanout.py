@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from core.schema import FINAL_ACTION, Fact, Step
-from core.support import numbers
+from core.support import names as name_phrases, numbers
 from core.units import is_measure, scaled, unit_kind
 from memory.ledger import ASKS_WHEN
 
@@ -197,7 +197,30 @@ def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
     if not found:
         return None
     asked = [_filled(form, name) for name in names for form in found]
+    if len(found) == 1:  # "... was James Cameron born?": asked like the list (held-out omh-107 never asked him)
+        others += [_filled(found[0], name) for name in set_against(task)
+                   if not any(thing_of(question, [name]) for question in others)]
     return list(dict.fromkeys([*asked, *others]))[:MAX_FANOUT], len(found)
+
+
+def set_against(task: str) -> list[str]:
+    """The thing beyond the list a question sets against the list's pick (its computation "from_pick"), if any."""
+    return [computation.other for computation in computations(task) if computation.other]
+
+
+def beyond_names(task: str, listed: list[str]) -> list[str]:
+    """The names of two capitalised words or more a question holds beside its list ("How many years after the
+    oldest of Clint Eastwood, ... and Robert De Niro was James Cameron born?"), less its opening words ("Which of
+    the", "Twelve la...")."""
+    inside = [name.lower() for name in listed]
+    found = []
+    for name in name_phrases(task):
+        words = [word for word in name.split() if word[:1].isupper()]
+        if (listed and len(words) >= 2 and words[0] not in _OPENERS and words[0].lower() not in _NUMBER_WORDS
+                and not words[0].endswith("'s") and not any(name.lower() in other or other in name.lower()
+                                                            for other in inside)):
+            found.append(name)
+    return found
 
 
 def _filled(form: str, name: str) -> str:
@@ -327,7 +350,8 @@ class Computation(NamedTuple):
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
-    highest, or lowest), "beyond_rest" (the highest, or lowest, minus that sum); of the values within
+    highest, or lowest), "beyond_rest" (the highest, or lowest, minus that sum), "from_pick" (the gap between the
+    highest, or lowest, and `other`, a thing beyond the list); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
     operation: str
     count: int = 0
@@ -335,6 +359,7 @@ class Computation(NamedTuple):
     low: float = float("-inf")
     high: float = float("inf")
     word: str = ""  # the question's superlative: "longest"
+    other: str = ""  # "from_pick": the thing beyond the list set against the pick
 
 
 class Computed(NamedTuple):
@@ -424,7 +449,10 @@ def computations(task: str) -> list[Computation]:
             found.append(Computation("within", 0, True, low, high))  # "which cover more than X?": a pick
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
-    if len(picks) == 1 and "sum" in ops and _OTHERS.search(task):  # the pick, and the rest's total
+    beyond = beyond_names(task, listed_names(task))
+    if len(picks) == 1 and len(beyond) == 1 and _DIFFERENCE.search(task):  # the pick against a thing beyond
+        found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
+    elif len(picks) == 1 and "sum" in ops and _OTHERS.search(task):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
         found.append(Computation("beyond_rest" if _DIFFERENCE.search(task) else "rest", 0, picks[0].highest))
     elif {"max", "min"} <= ops:
@@ -446,6 +474,8 @@ YEAR = "year"  # the unit of values that are calendar years ("When was ... born?
 def computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
     """One computation over (thing, value) pairs: the things it uses are named in the thought, so the lead need
     not match numbers back to names itself, and in the answer's sentence; None when no value is within bounds."""
+    other = next((value for name, value in values if computation.other and name == computation.other), None)
+    values = [(name, value) for name, value in values if name != computation.other]
     kept = [(name, value) for name, value in values if computation.low <= float(value) <= computation.high]
     if not kept:
         return None
@@ -471,6 +501,13 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
                         f"gap.", f"{high[1]} - {low[1]}",
                         f"{low[0]} ({stated(low[1])}) and {high[0]} ({stated(high[1])}) are the {word}; they are "
                         f"{{result}}{unit} apart.")
+    if operation == "from_pick":
+        if other is None:
+            return None
+        (best, value), name = ranked[0], computation.other
+        high, low = sorted([value, other], key=float, reverse=True)
+        return Computed(f"{best} is the {word}; I take the gap between its value and {name}'s.", f"{high} - {low}",
+                        f"{name} ({stated(other)}) is {{result}}{unit} apart from {best}.")
     if operation in ("rest", "beyond_rest") and len(ranked) >= 2:
         (top, top_value), rest = ranked[0], ranked[1:]
         others = f"the other {len(rest)} ({_listed(name for name, _ in rest)})"
@@ -626,7 +663,7 @@ def _spans_shown(questions: list[str], steps: list[Step], names: list[str]) -> s
 def fanout_call(computation: Computation, questions: list[str], steps: list[Step], names: list[str]
                 ) -> tuple[str, str, str] | None:
     """One computation over the values the helpers found for the listed things, as the lead's calculator step."""
-    values, unit, left_out = fanout_values(questions, steps, names)
+    values, unit, left_out = fanout_values(questions, steps, _with_other(names, computation))
     if computation.operation == "reach":
         made = _reached(questions, steps, names)
         return (made.thought + left_out, "calculator", made.expression) if made else None
@@ -637,14 +674,18 @@ def fanout_call(computation: Computation, questions: list[str], steps: list[Step
     return f"{made.thought}{spans}{left_out}", "calculator", made.expression
 
 
+def _with_other(names: list[str], computation: Computation) -> list[str]:
+    return [*names, computation.other] if computation.other else names
+
+
 def fanout_final(wanted: list[Computation], questions: list[str], steps: list[Step], names: list[str]
                  ) -> tuple[str, str, str] | None:
     """The Final answer written from the computations' results, once each has one: code reads which thing is the
     largest and writes the sentence, where the 1.5B lead, shown max() naming the Godavari, answered twice with
     the table's largest number (a glacier's height) and its river. None (the lead answers) when one is missing."""
-    values, unit, _ = fanout_values(questions, steps, names)
     sentences, results = [], []
     for computation in wanted:
+        values, unit, _ = fanout_values(questions, steps, _with_other(names, computation))
         made = (_reached(questions, steps, names) if computation.operation == "reach"
                 else computed(computation, values, unit) if values else None)
         if made is not None and not made.expression:  # a ranked pick: nothing to read back

@@ -22,7 +22,7 @@ from typing import Callable
 from pydantic import BaseModel
 
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, aside_of, asked_value, computations, fanned_out,
-                          fanout_call, fanout_final, forms, listed_names, shown, span_forms, thing_of)
+                          fanout_call, fanout_final, forms, listed_names, set_against, shown, span_forms, thing_of)
 from agent.outcomes import ToolObserved
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers
@@ -48,7 +48,7 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
     brackets, or ""); llm: the model both use (its KV state is kept
     across the child's run when the backend can); timeout: the tool's time limit (the child's own limit, and a
     margin)."""
-    listed = listed_names(task)
+    listed = [*listed_names(task), *set_against(task)]  # each helper about one of them opens on its page
 
     def research(question: str) -> str:
         question = " ".join(question.split())
@@ -447,6 +447,8 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
         return call
     names = listed_names(task)
     asked_forms, others = forms(split.questions, names) if names else ([], [])
+    # a thing beyond the list set against its pick is asked like the list, and code computes that gap too
+    others = [question for question in others if not thing_of(question, set_against(task))]
     spans = span_forms(task)
     wanted = computations(task) if len(asked_forms) == 1 or spans and asked_forms == list(spans) else []
     # a question about something beyond the list ("... exceed the atomic number of iodine") needs more than the

@@ -623,6 +623,24 @@ def test_a_question_about_something_beyond_its_list_is_answered_by_the_lead(offl
     assert result.answer == "The sum, 105, exceeds tin's 50 by 55." and llm.remaining == 0
 
 
+def test_a_thing_beyond_the_list_set_against_its_pick_is_asked_and_computed_by_code(offline_wiki):
+    """Held-out omh-107 asked how many years after the oldest of four actors a fifth was born: the split never asked
+    about the fifth, and code answered with the oldest alone. The list's form is asked of him too, and code computes
+    the gap and writes the answer."""
+    task = ("How many years after the oldest of Niels Bohr, Paul Dirac and Werner Heisenberg was Richard Feynman "
+            "born?")
+    born = {"Niels Bohr": "1885", "Paul Dirac": "1902", "Werner Heisenberg": "1901", "Richard Feynman": "1918"}
+    assert [c.operation for c in computations(task)] == ["min", "from_pick"]
+    result = lead_with_helpers(task, "1. When was Niels Bohr born?\nThen: difference\n",
+                               [f"{name} was born in {year}." for name, year in born.items()], offline_wiki)
+    assert [s.action_input for s in result.steps if s.action == "research"] == [
+        f"When was {name} born?" for name in born]
+    assert [s.action_input for s in result.steps if s.action == "calculator"] == [
+        "min(1885, 1902, 1901)", "1918 - 1885"]
+    assert result.answer == ("Niels Bohr is the oldest, in 1885. Richard Feynman (1918) is 33 years apart from "
+                             "Niels Bohr.")
+
+
 def test_a_lead_whose_steps_are_all_planned_folds_nothing(offline_wiki):
     """Measured on lh-33: a lead whose helper calls and computations were all planned compacted four times (33 s
     each) for prompts no model read. Memory folds only before a model call: over a budget far too small for its
