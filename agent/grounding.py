@@ -84,7 +84,9 @@ def answer_is_not_the_question(candidate) -> str | None:
     """The final-answer check against an answer that restates the question (measured: the 1.5B lead, its helpers'
     facts in the table, gave the question itself as its Final answer, twice in 19 held-out questions)."""
     said, asked = _words(candidate.answer), _words(candidate.task)
-    if not said or len(said & asked) < 0.8 * len(said) or not candidate.answer.rstrip().endswith("?"):
+    # the question's own words cut mid-way are no answer either (held-out lh-50: "... more than 50,000 species,")
+    copied = len(said) >= 8 and " ".join(candidate.answer.split()).rstrip(",.;: ") in " ".join(candidate.task.split())
+    if not said or len(said & asked) < 0.8 * len(said) or not (candidate.answer.rstrip().endswith("?") or copied):
         return None
     return ("Check before finishing: your answer repeats the question. Answer it: name what it asks for and give "
             "the values from your facts table (compute with the calculator first if it asks for a number).")

