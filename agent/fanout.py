@@ -8,6 +8,7 @@ questions list ten to twenty-five things. A list is read from the question's own
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from decimal import Decimal
@@ -138,6 +139,19 @@ def _counted_list(task: str) -> list[str]:
     return _SEPARATOR.split(kind.group(1)) if kind else []
 
 
+def _read_once(reader):
+    """A question reader run once per question: the lead asks the same question's list and computations at every
+    planned step, and each is many regex passes. Each call gets its own list."""
+    cached = functools.lru_cache(maxsize=32)(lambda task: tuple(reader(task)))
+
+    @functools.wraps(reader)
+    def read(task: str) -> list:
+        return list(cached(task))
+    read.cache_info = cached.cache_info
+    return read
+
+
+@_read_once
 def listed_names(task: str) -> list[str]:
     """The things the question lists ("A, B, C and D"; or joined by commas alone next to a colon: "A, B, C: which
     ..." and "... of these four: A, B, C, D?"), three or more, in its order; [] when it lists none. The longest
@@ -406,6 +420,7 @@ def bounds(task: str) -> tuple[float, float]:
     return (number(above.group(1)) if above else float("-inf"), number(below.group(1)) if below else float("inf"))
 
 
+@_read_once
 def computations(task: str) -> list[Computation]:
     """What the question asks of the listed things' values, in its own words: "which is the highest" (max), "the
     four smallest ... combined" (the sum of those four: a count and a sum in one sentence), "the difference

@@ -92,7 +92,7 @@ class Agent:
         index, started = len(state.steps), time.time()
         yield trace.log(StepStarted(index=index))
         # memory folds only for a prompt a model will read (not for a planned helper call)
-        shown, messages, memory_seconds = self._prompt(memory, state, fold=not state.injections.given_next())
+        shown, facts, messages, memory_seconds = self._prompt(memory, state, fold=not state.injections.given_next())
         yield trace.log(PromptSent(index=index, messages=[m.model_dump() for m in messages], recalled=shown.retrieved,
                                    summary_upto=shown.summary_upto, memory_tokens=shown.tokens))
         replies, llm_seconds = yield from self._think(messages, state, trace, index)
@@ -101,7 +101,7 @@ class Agent:
         yield ActionEvent(index=index, thought=parsed.thought, action=parsed.action,
                           action_input=parsed.action_input, parse_status=parsed.status)
         parsed = state.injections.edit(parsed)  # a person may replace the action the model proposed
-        outcome = self._outcome(parsed, state, shown)
+        outcome = self._outcome(parsed, state, shown, facts)
         if outcome.observation:
             yield ObservationEvent(index=index, observation=outcome.observation, seconds=outcome.seconds)
         step = Step(index=index, thought=parsed.thought, action=parsed.action, action_input=parsed.action_input,
@@ -149,19 +149,22 @@ class Agent:
         trace.close()
         return event
 
-    def _prompt(self, memory: Memory, state: RunState, fold: bool = True) -> tuple[Context, list[Message], float]:
-        """What memory shows, the messages built from it, and memory's seconds: storing the step before, then this.
-        fold: a model reads this prompt, so memory first folds what no longer fits."""
+    def _prompt(self, memory: Memory, state: RunState,
+                fold: bool = True) -> tuple[Context, list[Fact], list[Message], float]:
+        """What memory shows, the facts table it shows, the messages built from them, and memory's seconds:
+        storing the step before, then this. fold: a model reads this prompt, so memory first folds what no longer
+        fits."""
         start = time.perf_counter()
         if fold:
             memory.fold()
         shown = memory.context()
+        facts = self._facts_shown(state, shown)
         plan = state.planner.plan if state.planner else None
         messages = prompts.build_messages(state.task, shown, self.tools.describe(), state.today, lessons=self.lessons,
                                           plan=plan.render() if plan else "",
                                           progress=planning.progress_line(plan, state.steps) if plan else "",
-                                          facts=table(self._facts_shown(state, shown)), brief=self.config.brief)
-        return shown, messages, state.storing_seconds + time.perf_counter() - start
+                                          facts=table(facts), brief=self.config.brief)
+        return shown, facts, messages, state.storing_seconds + time.perf_counter() - start
 
     def _think(self, messages: list[Message], state: RunState, trace: TraceWriter,
                index: int) -> Generator[Event, None, tuple[list[Completion], float]]:
@@ -193,8 +196,9 @@ class Agent:
     def _facts_shown(self, state: RunState, shown: Context) -> list[Fact]:
         return facts_shown(state.steps, shown, state.task, whole=self.config.research)  # a lead's whole table
 
-    def _outcome(self, parsed: Parsed, state: RunState, shown: Context) -> Outcome:
-        """What the step comes to. Changes no state (but runs the tool). shown: what this step's prompt showed."""
+    def _outcome(self, parsed: Parsed, state: RunState, shown: Context, facts: list[Fact]) -> Outcome:
+        """What the step comes to. Changes no state (but runs the tool). shown, facts: what this step's prompt
+        showed (F1, F2... in a tool's input are the rows of that table)."""
         if parsed.action == FINAL_ACTION:
             candidate = FinalCandidate(answer=parsed.action_input, task=state.task, today=state.today,
                                        steps=state.steps, rejections=state.final_rejections)
@@ -214,9 +218,8 @@ class Agent:
         earlier = state.seen.get(repeat_key(parsed.action, parsed.action_input))
         if earlier:
             before = next(step for step in state.steps if step.index == earlier[0])
-            folded = before.index not in {step.index for step in shown.recent} | set(shown.retrieved)
+            folded = before.index not in shown.shown_indices
             return RepeatWarned.of(parsed.action, before.index, before.observation if folded else "")
-        facts = self._facts_shown(state, shown)  # F1, F2... are the rows of the table this prompt showed
         return research.named(observe(self.tools, parsed.action, research.resolve(parsed.action_input, facts),
                                       self.config.tool_timeout_seconds, self.config.observation_max_chars), facts)
 

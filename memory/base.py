@@ -33,6 +33,11 @@ class Context:
     tokens: int | None = None                           # the context's size with the memory's token counter
 
     @property
+    def shown_indices(self) -> set[int]:
+        """The steps this context shows whole: the recent ones and those recalled (any other is folded)."""
+        return {step.index for step in self.recent} | set(self.retrieved)
+
+    @property
     def text(self) -> str:
         """Everything as one text (the forced final answer's prompt, the summariser, tests)."""
         recent = f"Recent steps:\n{render_steps(self.recent)}" if self.recent else ""

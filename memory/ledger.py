@@ -118,8 +118,7 @@ def facts_shown(steps: list[Step], shown: Context, task: str, whole: bool = Fals
     of them: the newest, of the unit the question asks when it says one."""
     if whole:
         return ledger(steps)
-    visible = {step.index for step in shown.recent} | set(shown.retrieved)
-    if all(step.index in visible for step in steps):
+    if all(step.index in shown.shown_indices for step in steps):
         return []
     facts = ledger(steps)
     if len(facts) > FOLDED_TABLE_ROWS:

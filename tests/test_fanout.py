@@ -104,6 +104,18 @@ def test_a_question_without_a_list_of_three_names_lists_nothing(task):
     assert listed_names(task) == []
 
 
+def test_a_questions_list_and_computations_are_read_once_and_each_caller_gets_its_own_copy():
+    task = "Which of the Nile, Amazon, Yangtze and Danube is the longest?"
+    names, wanted = listed_names(task), computations(task)
+    read = listed_names.cache_info().misses
+    names.append("Thames")
+    wanted.clear()
+    assert listed_names(task) == ["Nile", "Amazon", "Yangtze", "Danube"]
+    assert [c.operation for c in computations(task)] == ["max"]
+    assert listed_names.cache_info().misses == read  # not read again
+    assert listed_names.__wrapped__(task) == listed_names(task)  # the cached reading is the reader's own
+
+
 def test_each_form_is_asked_of_every_thing_and_a_question_naming_several_is_dropped():
     task = "Of these countries: Guinea, Guinea-Bissau, Mali and Niger, which is the largest, and when was it founded?"
     questions = ["What is the area of Guinea-Bissau?", "What is the area of Mali and of Niger?",

@@ -306,3 +306,6 @@ def test_the_folded_facts_table_is_bounded_and_keeps_the_asked_unit_first():
     assert folded[-1].step == len(steps) - 1 and folded[0].step == len(steps) - 1 - 2 * (FOLDED_TABLE_ROWS - 1)
     few = steps[:4]
     assert facts_shown(few, Context(recent=few[-1:]), task) == [s.facts[0] for s in few]  # under the bound: all
+    recalled = Context(recent=steps[2:], retrieved=[0, 1])  # the folded steps recalled whole: nothing is folded
+    assert recalled.shown_indices == {step.index for step in steps}
+    assert facts_shown(steps, recalled, task) == []
