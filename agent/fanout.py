@@ -553,16 +553,16 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         f"{best[0]}'s.", f"{operation}({', '.join(plain)})",
                         f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, "
                         f"{'in' if dated else 'at'} {stated(best[1])}.")
-    if operation == "pair" and len(ranked) >= 2:
+    if operation in ("pair", "neighbours") and len(kept) >= 2:  # the neighbours in order nearest, or furthest, apart
         ordered = sorted(kept, key=lambda pair: float(pair[1]))
-        low, high = min(zip(ordered, ordered[1:]), key=lambda two: float(two[1][1]) - float(two[0][1]))
+        low, high = (max if operation == "neighbours" else min)(
+            zip(ordered, ordered[1:]), key=lambda two: float(two[1][1]) - float(two[0][1]))
+    if operation == "pair" and len(kept) >= 2:
         return Computed(f"Sorted by value, the two nearest each other are {low[0]}'s and {high[0]}'s: I take their "
                         f"gap.", f"{high[1]} - {low[1]}",
                         f"{low[0]} ({stated(low[1])}) and {high[0]} ({stated(high[1])}) are the {word}; they are "
                         f"{{result}}{unit} apart.")
     if operation == "neighbours" and len(kept) >= 2:
-        ordered = sorted(kept, key=lambda pair: float(pair[1]))
-        low, high = max(zip(ordered, ordered[1:]), key=lambda two: float(two[1][1]) - float(two[0][1]))
         return Computed(f"In order of value ({_listed(name for name, _ in ordered)}), the widest gap between "
                         f"neighbours is between {low[0]}'s and {high[0]}'s: I take it.", f"{high[1]} - {low[1]}",
                         f"In order: {', '.join(f'{name} ({stated(value)})' for name, value in ordered)}. The "

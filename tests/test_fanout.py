@@ -211,19 +211,23 @@ def test_a_lead_asks_every_listed_thing_even_with_a_step_limit_of_one(offline_wi
 COMPOSERS = {"Franz Liszt": ("1811", "1886"), "Richard Wagner": ("1813", "1883"), "Johannes Brahms": ("1833", "1897")}
 
 
+def lead_over_lives(task: str, wiki, lives: dict[str, tuple[str, str]] = COMPOSERS):
+    """A lead run whose helpers each answer with the year asked (born, then died, of each in turn), and the script
+    they used: no split call, the forms are code's."""
+    llm = Replay([step("It says so.", "Final", year) for years in lives.values() for year in years])
+    agent = build_agent(task, llm, default_tools(wiki), store=Store(make_client("memory")), strategy="compact",
+                        run_id=f"lead-{uuid.uuid4().hex[:6]}", config=AgentConfig(research=True, max_steps=1))
+    return agent.run(), llm
+
+
 def test_spans_are_asked_as_start_and_end_and_computed_by_code(offline_wiki):
     """A question ranking lives asks each thing's birth and death (code's words, no split call) and ranks the
     spans, end minus start: held-out omh-72 and -73 left spans to the 1.5B lead, which mostly failed, and code once
     ranked start years ("Reagan is the longest, at 1,981")."""
     task = ("Of Franz Liszt, Richard Wagner and Johannes Brahms, who lived the longest, and by how many years did "
             "that life exceed the shortest?")
-    helpers = [step("It says so.", "Final", year) for years in COMPOSERS.values() for year in years]
-    llm = Replay(helpers)  # no split call: the forms are code's
-    agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
-                        strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
-                        config=AgentConfig(research=True, max_steps=1))
-    result = agent.run()
-    assert llm.remaining == 0 and len(llm.calls) == len(helpers)
+    result, llm = lead_over_lives(task, offline_wiki)
+    assert llm.remaining == 0 and len(llm.calls) == 2 * len(COMPOSERS)
     assert [s.action_input for s in result.steps if s.action == "research"] == [
         question.format(composer) for composer in COMPOSERS for question in ("When was {} born?", "When did {} die?")]
     computing = [s for s in result.steps if s.action == "calculator"]
@@ -241,12 +245,7 @@ def test_a_span_from_the_first_birth_to_the_last_death_is_computed_by_code(offli
     births' range. Each thing is asked its birth and death, and code spans the earliest birth to the latest death."""
     task = ("How many years passed between the birth of the earliest-born and the death of the last to die among "
             "Franz Liszt, Richard Wagner and Johannes Brahms?")
-    helpers = [step("It says so.", "Final", year) for years in COMPOSERS.values() for year in years]
-    llm = Replay(helpers)
-    agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
-                        strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
-                        config=AgentConfig(research=True, max_steps=1))
-    result = agent.run()
+    result, llm = lead_over_lives(task, offline_wiki)
     assert llm.remaining == 0
     assert [s.action_input for s in result.steps if s.action == "calculator"] == [
         "max(1886, 1883, 1897) - min(1811, 1813, 1833)"]
@@ -415,13 +414,7 @@ def test_two_groups_of_lives_and_their_gap_are_computed_by_code(offline_wiki):
     there without their difference. Code computes the spans, both groups and the gap, and writes the answer."""
     task = ("Of Franz Liszt, Richard Wagner, Johannes Brahms and Franz Schubert, by how many years does the combined "
             "lifespan of the two longest-lived exceed that of the two shortest-lived?")
-    lives = {**COMPOSERS, "Franz Schubert": ("1797", "1828")}
-    helpers = [step("It says so.", "Final", year) for years in lives.values() for year in years]
-    llm = Replay(helpers)
-    agent = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
-                        strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
-                        config=AgentConfig(research=True, max_steps=1))
-    result = agent.run()
+    result, llm = lead_over_lives(task, offline_wiki, {**COMPOSERS, "Franz Schubert": ("1797", "1828")})
     assert llm.remaining == 0
     assert [s.action_input for s in result.steps if s.action == "calculator"] == ["(75 + 70) - (31 + 64)"]
     assert result.stop_reason is StopReason.final_answer
