@@ -528,8 +528,8 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
     if not (made and made.expression and computation.scale):
         return made
     factor = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}[computation.scale]
-    return Computed(f"{made.thought} The question counts in {computation.scale}s.",
-                    f"({made.expression}) / {factor}", made.sentence.replace("{result}", f"{{result}} {computation.scale}"))
+    return Computed(f"{made.thought} The question counts in {computation.scale}s.", f"({made.expression}) / {factor}",
+                    made.sentence.replace("{result}", f"{{result}} {computation.scale}"))
 
 
 def _computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
@@ -591,12 +591,12 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         def said(description: str, group: list[tuple[str, str]]) -> str:
             # names, not values: a value may be a span code computed, which no observation shows
             return group[0][0] if len(group) == 1 else f"{description}, {_listed(name for name, _ in group)},"
-        first = said(more, most)
+        opening = said(more, most)
         together = " put together" if len(least) > 1 else ""
         return Computed(f"I take the total of {said(more, most).rstrip(',')} minus that of "
                         f"{said(less, least).rstrip(',')}.", f"{total(most)} - {total(least)}",
-                        f"{first[0].upper()}{first[1:]} {'has' if len(most) == 1 else 'have'} {{result}}{unit} more "
-                        f"than {said(less, least)}{together}".rstrip(",") + ".")
+                        f"{opening[0].upper()}{opening[1:]} {'has' if len(most) == 1 else 'have'} {{result}}{unit} "
+                        f"more than {said(less, least)}{together}".rstrip(",") + ".")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
