@@ -129,8 +129,8 @@ def test_each_form_is_asked_of_every_thing_and_a_question_naming_several_is_drop
                                                     ["What is the capital of West Africa?"])
     asked, count = fanned_out(questions, task)
     assert count == 2 and asked == [f"{form} {name}{end}" for name in ("Guinea", "Guinea-Bissau", "Mali", "Niger")
-                                    for form, end in (("What is the area of", "?"), ("When was", " founded?"))] + [
-        "What is the capital of West Africa?"]
+                                    for form, end in (("What is the area of", "?"), ("When was", " founded?"))]
+    # West Africa: named nowhere in the question
 
 
 def test_a_form_asked_of_a_name_ending_in_its_next_word_does_not_repeat_that_word():
@@ -142,6 +142,17 @@ def test_a_form_asked_of_a_name_ending_in_its_next_word_does_not_repeat_that_wor
 def test_no_form_or_no_list_leaves_the_split_as_it_is():
     assert fanned_out(["How long is the Elbe?"], "How long is the Elbe?") is None
     assert fanned_out(["Which is the longest of them?"], "Of the Elbe, the Vistula and the Loire, which is longest?") is None
+
+
+def test_a_split_question_about_a_thing_the_question_never_names_is_dropped():
+    """Held-out omh-120: the split copied the research tool's example ("How long is the Godavari River?") among
+    American rivers; as a question about something beyond the list it left the answer to the 1.5B lead."""
+    task = "Mississippi, Missouri and Colorado: which of these rivers is the longest, and the iodine content of each?"
+    questions, _ = fanned_out(["How long is the Mississippi River?", "How long is the Godavari River?",
+                               "What is the iodine content of the Colorado?", "What is the Missouri's source?"], task)
+    assert "How long is the Godavari River?" not in questions
+    assert "How long is the Missouri River?" in questions
+    assert "What is the Missouri's source?" in questions  # a form: asked of each river
 
 
 def test_a_fan_out_is_bounded():
