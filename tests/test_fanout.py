@@ -155,6 +155,15 @@ def test_a_split_question_about_a_thing_the_question_never_names_is_dropped():
     assert "What is the Missouri's source?" in questions  # a form: asked of each river
 
 
+def test_a_form_with_and_without_a_kind_word_beside_the_thing_is_one_form():
+    """Held-out omh-129: the split asked "How long is the Mekong River?" and "How long is the Mekong?"; as two forms
+    every river was asked twice, and two forms of one fact left the answer to the lead."""
+    task = "Of the Mekong, the Salween and the Indus, which run for more than 3,000 km, and their combined length?"
+    questions, count = fanned_out(["How long is the Mekong River?", "How long is the Mekong?"], task)
+    assert count == 1 and questions == [f"How long is the {river} River?" for river in ("Mekong", "Salween", "Indus")]
+    assert forms(["How high is Mount Fuji?", "How high is Fuji?"], ["Fuji", "Etna"]) == (["How high is Mount {}?"], [])
+
+
 def test_a_fan_out_is_bounded():
     names = [f"Place{chr(65 + n // 26)}{chr(65 + n % 26)}" for n in range(60)]
     task = "Of " + ", ".join(names[:-1]) + " and " + names[-1] + ", which is largest?"
