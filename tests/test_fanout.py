@@ -380,6 +380,9 @@ def test_calendar_years_are_written_as_years():
      "the other two?", [("max", 1, True), ("rest", 0, True)]),
     ("Which of Oslo, Bergen and Bodø is smallest, and what do the rest add up to?",
      [("min", 1, False), ("rest", 0, False)]),
+    # held-out omh-131: "the first of them to be published and the last"
+    ("Of Ulysses, Brave New World and The Great Gatsby, how many years lie between the first of them to be "
+     "published and the last?", [("min", 1, False), ("range", 0, True)]),
     # held-out omh-123, -126, -127: two groups' totals set against each other
     ("Of the Elbe, the Oder, the Loire and the Rhine, how many kilometres longer are the two longest together "
      "than the other two combined?", [("gap", 0, True)]),
