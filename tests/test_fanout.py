@@ -707,6 +707,21 @@ def lead_with_helpers(task: str, split: str, answers: list[str], offline_wiki):
     return result
 
 
+def test_a_one_digit_answer_is_sourced_and_computed_with(offline_wiki):
+    """Held-out omh-132: "The atomic number of oxygen is 8." went back unverified, a lone digit being no number to
+    the source finder, and with oxygen's value missing the lead answered alone."""
+    task = "What is the sum of the atomic numbers of oxygen, carbon and nitrogen?"
+    atomic = {"oxygen": "8", "carbon": "6", "nitrogen": "7"}
+    result = lead_with_helpers(task, "1. What is the atomic number of oxygen?\nThen: sum\n",
+                               [f"The atomic number of {element} is {number}." for element, number in atomic.items()],
+                               offline_wiki)
+    helpers = [s for s in result.steps if s.action == "research"]
+    assert [s.facts[0].quote for s in helpers] == [
+        f"Chemical element with atomic number {number} ({symbol})" for number, symbol in zip("867", "OCN")]
+    assert [s.action_input for s in result.steps if s.action == "calculator"] == ["8 + 6 + 7"]
+    assert result.answer == "Together they come to 21."
+
+
 def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_question(offline_wiki):
     """Held-out lh-34: told there is no page "Italian", helpers answered that Italian has no native speakers. Code
     reads the offered title that names the thing more fully and fits the question ("Italian language", not
