@@ -388,11 +388,18 @@ _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe r
 # "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
 _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
 _SCALED_OPS = ("sum", "mean", "rest", "gap", "range")  # not a ratio: it has no unit
+_ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median", "from_pick", "pair", "neighbours")
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
 # neighbours once the values are in order
 _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row)\b",
                          re.IGNORECASE)
 _WIDEST_GAP = re.compile(r"\b(longest|largest|biggest|widest|greatest)\s+(?:gap|interval|wait|jump)\b", re.IGNORECASE)
+# "to two decimal places", "to the nearest whole number", "to the nearest tenth": the calculator rounds the result
+_DECIMALS = re.compile(r"\bto (one|two|three|\d) decimal places?\b|\bto the nearest (whole number|integer|tenth|"
+                       r"hundredth|thousandth)\b|\bto (one|two|three|\d) significant", re.IGNORECASE)
+_DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "tenth": 1, "hundredth": 2,
+           "thousandth": 3}
+_MEDIAN = re.compile(r"\bmedian\b", re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
                        r"million|decimal place|per ?cent|percentage point|year|day|kilometre|kilometer|metre|meter|"
                        r"mile|unit)s?\b", re.IGNORECASE)
@@ -403,7 +410,8 @@ class Computation(NamedTuple):
     "reach" (from the earliest start to the latest end, over the things' spans), "pair" (the two values nearest
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
-    "neighbours" (in order of value, the two neighbours furthest apart, and their gap),
+    "neighbours" (in order of value, the two neighbours furthest apart, and their gap), "median" (the middle value,
+    or the mean of the two middle ones),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
     lowest, or "rest", what the first part leaves), "times" (the first part's total over the second's),
@@ -419,6 +427,7 @@ class Computation(NamedTuple):
     other: str = ""  # "from_pick": the thing beyond the list set against the pick
     parts: tuple = ()  # "gap": the two groups of things whose totals it sets against each other
     scale: str = ""  # the scale the question counts a total in: "how many million" (held-out omh-121)
+    digits: int | None = None  # the decimals the question rounds a computed number to ("to one decimal place")
 
 
 class Computed(NamedTuple):
@@ -488,6 +497,8 @@ def computations(task: str) -> list[Computation]:
         if widest and _NEIGHBOURS.search(sentence):
             found.append(Computation("neighbours", 2, word=widest.group(1).lower()))
             continue
+        if _MEDIAN.search(sentence):  # "what is the median height of the five": the middle value, or two's mean
+            found.append(Computation("median", 0, True, low, high))
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
@@ -543,6 +554,11 @@ def computations(task: str) -> list[Computation]:
         # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(task)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
+    if rounded := _DECIMALS.search(task):
+        said = next(group for group in rounded.groups() if group).lower()
+        digits = int(said) if said.isdigit() else _DIGITS.get(said)
+        if rounded.group(3) is None:  # significant figures are no decimals: left as computed
+            found = [c._replace(digits=digits) if c.operation in _ROUNDED_OPS else c for c in found]
     if scale := _IN_SCALE.search(task):
         word = (scale.group(1) or scale.group(2)).lower()
         found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
@@ -557,11 +573,16 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
     not match numbers back to names itself, and in the answer's sentence; None when no value is within bounds.
     A total the question counts in millions is divided by the calculator, and said so."""
     made = _computed(computation, values, unit)
-    if not (made and made.expression and computation.scale):
+    if not (made and made.expression):
         return made
-    factor = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}[computation.scale]
-    return Computed(f"{made.thought} The question counts in {computation.scale}s.", f"({made.expression}) / {factor}",
-                    made.sentence.replace("{result}", f"{{result}} {computation.scale}"))
+    if computation.scale:
+        factor = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}[computation.scale]
+        made = Computed(f"{made.thought} The question counts in {computation.scale}s.",
+                        f"({made.expression}) / {factor}",
+                        made.sentence.replace("{result}", f"{{result}} {computation.scale}"))
+    if computation.digits is not None:
+        made = made._replace(expression=f"round({made.expression}, {computation.digits})")
+    return made
 
 
 def _computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
@@ -599,6 +620,14 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         f"neighbours is between {low[0]}'s and {high[0]}'s: I take it.", f"{high[1]} - {low[1]}",
                         f"In order: {', '.join(f'{name} ({stated(value)})' for name, value in ordered)}. The "
                         f"{word} gap between neighbours is between {low[0]} and {high[0]}: {{result}}{unit}.")
+    if operation == "median":
+        ordered = sorted(kept, key=lambda pair: float(pair[1]))
+        middle = ordered[(len(ordered) - 1) // 2: len(ordered) // 2 + 1]  # one value, or the two in the middle
+        # one middle value goes through the calculator too: its result is what the answer may state
+        expression = middle[0][1] if len(middle) == 1 else f"({middle[0][1]} + {middle[1][1]}) / 2"
+        return Computed(f"In order of value ({_listed(name for name, _ in ordered)}), the middle is "
+                        f"{_listed(name for name, _ in middle)}'s.", expression,
+                        f"The median is {{result}}{unit} ({_listed(name for name, _ in middle)}).")
     if operation == "from_pick":
         if other is None:
             return None

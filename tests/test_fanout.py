@@ -497,6 +497,28 @@ def test_a_total_the_question_counts_in_millions_is_divided_and_said_so():
     assert computations("Which is the largest of Spain, Peru and Chad, in millions of people?")[0].scale == ""
 
 
+def test_a_computed_number_is_rounded_as_the_question_asks():
+    task = ("Of Lake Superior, Lake Victoria and Lake Baikal, how many times larger than the smallest is the largest, "
+            "to one decimal place?")
+    ratio = computations(task)[-1]
+    assert (ratio.operation, ratio.digits) == ("ratio", 1)
+    made = computed(ratio, [("Superior", "82100"), ("Victoria", "59947"), ("Baikal", "31722")])
+    assert made.expression == "round(max(82100, 59947, 31722) / min(82100, 59947, 31722), 1)"
+    whole = computations("Which of Bach, Handel and Haydn lived longest, to the nearest whole number?")
+    assert [c.digits for c in whole] == [None]  # a pick is not rounded
+    assert computations("What is the mean of A, B and C, to the nearest whole number?")[0].digits == 0
+
+
+def test_the_median_is_the_middle_value_or_the_mean_of_the_two_middle_ones():
+    task = "What is the median length of the Elbe, the Oder, the Loire and the Rhine?"
+    assert [c.operation for c in computations(task)] == ["median"]
+    values = [("Elbe", "1094"), ("Oder", "840"), ("Loire", "1006"), ("Rhine", "1230")]
+    made = computed(computations(task)[0], values, "km")
+    assert made.expression == "(1006 + 1094) / 2" and "Loire and Elbe" in made.thought
+    assert answer_of([made.sentence], ["1050"]) == "The median is 1,050 km (Loire and Elbe)."
+    assert computed(computations(task)[0], values[:3], "km").expression == "1006"  # odd: the middle one
+
+
 def test_the_widest_gap_between_neighbours_in_order_is_found_and_computed():
     """Held-out omh-124: "which two films, next to each other in that order, have the longest gap between them" was
     read as the longest and a sum."""
