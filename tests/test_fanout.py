@@ -391,6 +391,9 @@ def test_calendar_years_are_written_as_years():
      "kilometres more do those cover together than the remaining ones combined?", [("gap", 0, True)]),
     ("Look up the atomic numbers of iron, cobalt, nickel, copper and zinc. Add the two highest, add the two lowest, "
      "and divide the first total by the second.", [("times", 0, True)]),
+    # held-out omh-135: "the four smaller" are the rest
+    ("Eucalyptus, oak, willow, alder and hickory: do the four smaller genera together hold more or fewer species "
+     "than the biggest genus, and by how many?", [("max", 1, True), ("gap", 0, True)]),
     # held-out omh-131: "the first of them to be published and the last"
     ("Of Ulysses, Brave New World and The Great Gatsby, how many years lie between the first of them to be "
      "published and the last?", [("min", 1, False), ("range", 0, True)]),
