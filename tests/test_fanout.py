@@ -395,6 +395,11 @@ def test_calendar_years_are_written_as_years():
     ("Of William the Conqueror, Henry II, Richard I and John, how many years separate the second-longest reign from "
      "the third-longest?", [("gap", 0, True)]),
     ("Which of the Nile, Amazon, Yangtze and Danube is the second longest?", [("nth", 2, True)]),
+    # held-out omh-137 (and tuned lh-40): the tallest and the lowest "of those" within the bounds
+    ("Of the Altai, the Pyrenees, the Urals and the Tian Shan, which peak between 3,000 and 5,000 metres, and what is "
+     "the difference between the tallest and the lowest of those peaks?",
+     [("max", 1, True, 3000.0, 5000.0), ("min", 1, False, 3000.0, 5000.0), ("within", 0, True, 3000.0, 5000.0),
+      ("range", 0, True, 3000.0, 5000.0)]),
     # held-out omh-135: "the four smaller" are the rest
     ("Eucalyptus, oak, willow, alder and hickory: do the four smaller genera together hold more or fewer species "
      "than the biggest genus, and by how many?", [("max", 1, True), ("gap", 0, True)]),
