@@ -550,7 +550,7 @@ def computations(task: str) -> list[Computation]:
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
-    groups = [c for c in found if c.operation in ("max", "min", "nth") or c.operation == "sum" and (
+    groups = [c for c in found if c.operation in ("max", "min", "nth", "within") or c.operation == "sum" and (
         c.count or (c.low, c.high) != (float("-inf"), float("inf")))]  # or those within the question's bounds
     beyond = beyond_names(task, listed_names(task))
     differs = _DIFFERENCE.search(task)
@@ -761,7 +761,7 @@ def _group(part: Computation, kept: list[tuple[str, str]], taken: list[str]) -> 
     if part.operation == "named":
         group = [(name, value) for name, value in kept if part.word in name.lower()]
         return f"the {len(group)} {part.word}s", group
-    if part.operation == "sum" and not part.count:
+    if part.operation in ("sum", "within") and not part.count:
         group = [(name, value) for name, value in kept if part.low <= float(value) <= part.high]
         return f"the {len(group)} within the question's bounds", group
     group = sorted(kept, key=lambda pair: float(pair[1]), reverse=part.highest)[:part.count or 1]

@@ -400,6 +400,9 @@ def test_calendar_years_are_written_as_years():
      "the difference between the tallest and the lowest of those peaks?",
      [("max", 1, True, 3000.0, 5000.0), ("min", 1, False, 3000.0, 5000.0), ("within", 0, True, 3000.0, 5000.0),
       ("range", 0, True, 3000.0, 5000.0)]),
+    # held-out omh-138: the pick within a bound set against the longest-lived
+    ("Bach, Handel, Purcell and Mozart: which died before reaching 40, and how many more years did the longest-lived "
+     "of the four get than he did?", [("max", 1, True), ("gap", 0, True)]),
     # held-out omh-135: "the four smaller" are the rest
     ("Eucalyptus, oak, willow, alder and hickory: do the four smaller genera together hold more or fewer species "
      "than the biggest genus, and by how many?", [("max", 1, True), ("gap", 0, True)]),
