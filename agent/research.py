@@ -22,7 +22,8 @@ from typing import Callable
 from pydantic import BaseModel
 
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, aside_of, asked_value, computations, fanned_out,
-                          fanout_call, fanout_final, forms, listed_names, set_against, shown, span_forms, thing_of)
+                          fanout_call, fanout_final, forms, listed_names, set_against, shown, span_forms, start_form,
+                          thing_of)
 from agent.outcomes import ToolObserved
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers
@@ -317,9 +318,9 @@ def split_question(complete, system: str, task: str) -> Split:
     agent's own, so the backend's cached one serves this call too."""
     from core.llm import Message
     listed = listed_names(task)
-    spans = span_forms(task) if listed else None
-    if spans:  # each thing's start and end, in code's words: the model's split is not needed (nor its time)
-        return Split(questions=[form.format(name) for name in listed for form in spans][:MAX_FANOUT])
+    said = (span_forms(task) or tuple(filter(None, [start_form(task)]))) if listed else ()
+    if said:  # each thing's start and end (or start), in code's words: the model's split is not needed (nor its time)
+        return Split(questions=[form.format(name) for name in listed for form in said][:MAX_FANOUT])
     completion = complete([Message(role="system", content=system),
                            Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
     split = Split.parse(completion.text, task)
