@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from agent.fanout import listed_names
+from agent.reading import listed_names
 from core.schema import StepOutcome
 from core.support import backing_text, numbers, ungrounded_numbers
 from memory.ledger import ledger

@@ -21,10 +21,10 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, aside_of, asked_value, computations, fanned_out,
-                          fanout_call, fanout_final, forms, listed_names, set_against, shown, span_forms, start_form,
-                          thing_of)
+from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, fanned_out, fanout_call, fanout_final,
+                          forms, shown, thing_of)
 from agent.outcomes import ToolObserved
+from agent.reading import aside_of, computations, listed_names, set_against, span_forms, start_form
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers
 from core.text import clip
@@ -442,7 +442,7 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     its turn comes from the values found by then. `steps`: the run's own list, which grows as the run goes.
 
     A question listing its things and asking one fact of each gets the computations its words ask for (the
-    largest, the sum of the four smallest, the mean of those above a bound: agent/fanout.py); any other, the
+    largest, the sum of the four smallest, the mean of those above a bound: agent/reading.py); any other, the
     split's operation."""
     asked = {step.action_input for step in steps if step.action == RESEARCH}
 

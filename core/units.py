@@ -127,6 +127,24 @@ def asked_units(question: str) -> tuple[str, ...]:
     return next((units for words, units in _ASKED if words.search(question)), ())
 
 
+_COUNTED = re.compile(r"\bhow many ([a-z]+)|\bnumber of ([a-z]+)", re.IGNORECASE)
+_PEOPLE = {"people", "inhabitants", "residents", "persons", "population"}
+
+
+def counted_noun(question: str) -> str:
+    """What a question counts: "How many species ..." and "the number of species" count species; "" if none."""
+    found = _COUNTED.search(question)
+    return (found.group(1) or found.group(2)).lower() if found else ""
+
+
+def counts(unit: str, noun: str) -> bool:
+    """Whether a number's unit word is the noun counted: "1100 species" counts species, "619,405 inhabitants"
+    people; "48 genera" does not count species."""
+    word = unit.split()[0].lower() if unit and noun else ""
+    singular = re.compile(r"(?:es|s)$")
+    return bool(word) and (singular.sub("", word) == singular.sub("", noun) or {word, noun} <= _PEOPLE)
+
+
 def first_of(found: Iterable[tuple[str, str]], units: Iterable[str]) -> tuple[str, str] | None:
     """The first quantity of the most wanted unit kind present; None when none is of any."""
     found = list(found)
