@@ -129,6 +129,7 @@ def asked_units(question: str) -> tuple[str, ...]:
 
 _COUNTED = re.compile(r"\bhow many ([a-z]+)|\bnumber of ([a-z]+)", re.IGNORECASE)
 _PEOPLE = {"people", "inhabitants", "residents", "persons", "population"}
+_PLURAL = re.compile(r"(?:es|s)$")
 
 
 def counted_noun(question: str) -> str:
@@ -141,8 +142,7 @@ def counts(unit: str, noun: str) -> bool:
     """Whether a number's unit word is the noun counted: "1100 species" counts species, "619,405 inhabitants"
     people; "48 genera" does not count species."""
     word = unit.split()[0].lower() if unit and noun else ""
-    singular = re.compile(r"(?:es|s)$")
-    return bool(word) and (singular.sub("", word) == singular.sub("", noun) or {word, noun} <= _PEOPLE)
+    return bool(word) and (_PLURAL.sub("", word) == _PLURAL.sub("", noun) or {word, noun} <= _PEOPLE)
 
 
 def first_of(found: Iterable[tuple[str, str]], units: Iterable[str]) -> tuple[str, str] | None:
