@@ -454,6 +454,19 @@ def bounds(task: str) -> tuple[float, float]:
             math.nextafter(number(below.group(1)), -math.inf) if below else math.inf)
 
 
+_OF_THE = re.compile(r"\b(?:of|among)\s+(?:(?:the|these|those|all)\s+)?$", re.IGNORECASE)
+
+
+def _whole_list(sentence: str, superlative: re.Match) -> bool:
+    """Whether a superlative's count is the whole list: a count after "of the", words apart from its superlative
+    ("which of the three Russian cities is the smallest", "the most populous of the five outnumber the least",
+    held-out omh-141, -146); "the sum of the three largest" counts three."""
+    if superlative.group(2) is None:  # "the three largest": the count right before it
+        return False
+    apart = superlative.group(0)[superlative.end(2) - superlative.start():]
+    return bool(_OF_THE.search(sentence[:superlative.start(2)]) and re.search(r"\s\S+\s", apart))
+
+
 _CLAUSE = re.compile(r"(?:[^,;]|,(?!\s+(?:and\s+)?(?:how|what|which|who)\b))+")
 
 
@@ -513,11 +526,7 @@ def computations(task: str) -> list[Computation]:
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
             count, word = match.group(1) or match.group(2), match.group(3).lower()
-            # "which of the three Russian cities is the smallest", "the most populous of the five outnumber the
-            # least": a count after "of the", apart from its superlative, is the whole list (held-out omh-141, -146)
-            if count and match.group(2) and re.search(r"\b(?:of|among)\s+(?:(?:the|these|those|all)\s+)?$",
-                                                      sentence[:match.start(2)], re.IGNORECASE) and re.search(
-                    r"\s\S+\s", match.group(0)[len(count):]):
+            if count and _whole_list(sentence, match):
                 count = None
             # "which three groups are the most species-rich, and how many species do the five smallest have
             # altogether": the total is the second clause's, the three a pick (held-out lh-54)
