@@ -47,10 +47,11 @@ def forms(questions: list[str], names: list[str]) -> tuple[list[str], list[str]]
             # "the area of the Czech Republic" and "the area of Austria" are one form, the first as written
             # (measured: kept apart, each country was asked twice, and two forms left nothing computed)
             keys = [_form_key(other) for other in found]
-            if _form_key(form) not in keys:
+            key = _form_key(form)
+            if key not in keys:
                 found.append(form)
-            elif _DESCRIBED.search(found[keys.index(_form_key(form))]) and not _DESCRIBED.search(form):
-                found[keys.index(_form_key(form))] = form  # one thing's description is not asked of them all
+            elif _DESCRIBED.search(found[keys.index(key)]) and not _DESCRIBED.search(form):
+                found[keys.index(key)] = form  # one thing's description is not asked of them all
         elif not named:
             others.append(question)
     return found, others

@@ -19,8 +19,10 @@ from core.units import scaled
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
 _CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-–]*\.?"  # Polish–Lithuanian Commonwealth: an en dash too
 # Sea of Marmara, van Gogh, Mies van der Rohe, To Kill a Mockingbird, Tristan und Isolde
-_CONNECTOR = r"(?:of|de|da|del|la|le|van|von|der|den|ter|y|du|des|di|the|a|an|und|et)"
-_CONNECTOR_WORDS = {*_CONNECTOR[3:-1].split("|"), "on", "in", "at", "to", "for"}
+_IN_NAMES = ("of", "de", "da", "del", "la", "le", "van", "von", "der", "den", "ter", "y", "du", "des", "di", "the", "a",
+             "an", "und", "et")
+_CONNECTOR = rf"(?:{'|'.join(_IN_NAMES)})"
+_CONNECTOR_WORDS = {*_IN_NAMES, "on", "in", "at", "to", "for"}  # "the attack on Pearl Harbor" (`_colon_item`)
 # Mies van der Rohe; six words: Sgt. Pepper's Lonely Hearts Club Band (held-out omh-105)
 _ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
@@ -136,11 +138,12 @@ def _colon_list(task: str) -> list[str]:
         for end in _LIST_END.finditer(task, match.end()):
             listed = task[match.end():end.start()]
             # "and" joins the last two ("the rabbits and hares, ..."), or every pair ("the Tigris and Euphrates")
-            for items in (_parts(listed), _SEPARATOR.split(listed)):
+            every_and = _SEPARATOR.split(listed)
+            for items in (_parts(listed), every_and):
                 # "Andrew Lloyd Webber's The Phantom of the Opera" (held-out lh-53): eight words
                 if len(items) == count and all(0 < len(item.split()) <= 8 for item in items):
                     return [_colon_item(item, name) for item, name in zip(items, _named(items))]
-            if len(_SEPARATOR.split(listed)) > count:
+            if len(every_and) > count:
                 break
     return []
 
@@ -394,7 +397,8 @@ class Computation(NamedTuple):
     lowest, or "mean"),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
-    lowest, those the question names by a shared word ("named": "the three civil wars"), or "rest", what the first
+    lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
+    name), or "rest", what the first
     part leaves), "times" (the first part's total over the second's),
     "from_pick" (the gap between the highest, or lowest, and
     `other`, a thing beyond the list); of the values within
@@ -424,9 +428,9 @@ _DECADE = re.compile(r"\b(?:in|during|over) the (1\d{2}0|20\d0)s\b", re.IGNORECA
 def _period(task: str) -> tuple[float, float] | None:
     """ "in the nineteenth century" / "in the 19th century" as the years 1801 to 1900; "during the 1960s" as 1960
     to 1969 (held-out lh-55)."""
-    found = _CENTURY.search(task)
     if decade := _DECADE.search(task):
         return int(decade.group(1)), int(decade.group(1)) + 9
+    found = _CENTURY.search(task)
     if not found:
         return None
     word = found.group(1).lower()
@@ -523,14 +527,14 @@ def computations(task: str) -> list[Computation]:
                           lambda m: f"the {m.group(2)} {'highest' if m.group(1).lower() == 'top' else 'lowest'}",
                           sentence, flags=re.IGNORECASE)
         total = "mean" if _MEAN.search(sentence) else "sum" if _SUM.search(sentence) else None
+        # "which three groups are the most species-rich, and how many species do the five smallest have
+        # altogether": the total is the second clause's, the three a pick (held-out lh-54)
+        totals = [c for c in _clauses(sentence) if (_MEAN if total == "mean" else _SUM).search(c.group(0))]
         selected = False
         for match in _SUPERLATIVE.finditer(sentence):
             count, word = match.group(1) or match.group(2), match.group(3).lower()
             if count and _whole_list(sentence, match):
                 count = None
-            # "which three groups are the most species-rich, and how many species do the five smallest have
-            # altogether": the total is the second clause's, the three a pick (held-out lh-54)
-            totals = [c for c in _clauses(sentence) if (_MEAN if total == "mean" else _SUM).search(c.group(0))]
             own_total = total and any(c.start() <= match.start() < c.end() or not _SUPERLATIVE.search(c.group(0))
                                       for c in totals)
             highest = word in _HIGH or word in (_OLD if spans else _YOUNG)
