@@ -477,6 +477,16 @@ def test_a_rank_a_same_value_pair_and_a_named_thing_against_the_rest_are_compute
                              "Vladivostok, put together.")
 
 
+def test_a_thing_named_against_the_rest_is_matched_by_its_whole_name():
+    """Guinea set against the rest must not take Guinea-Bissau with it (a name within another name)."""
+    countries = [("Guinea", "245857"), ("Guinea-Bissau", "36125"), ("Senegal", "196722")]
+    against = Computation("gap", 0, True, parts=(Computation("named", 1, word="guinea"), Computation("rest")))
+    made = computed(against, countries, "square kilometres")
+    assert made.expression == "245857 - (36125 + 196722)"
+    assert made.sentence.startswith("Guinea has {result} square kilometres more than the other 2, Guinea-Bissau and "
+                                    "Senegal")
+
+
 def test_a_things_question_in_words_the_question_does_not_use_is_asked_again():
     task = "Of Marco Polo, James Cook and Roald Amundsen, who died first?"
     prompts = []
