@@ -28,7 +28,9 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
         # reads the page (measured: the model's first call only named the page, at about 2 s a helper)
         state.injections.planned = [(f"I read the page on {lookup}.", FIRST_LOOKUP_TOOL, lookup),
                                     lambda: page_meant(lookup, state.task, state.steps, aside)]
-        state.planned_steps = 2
+        if aside:  # its other name may be no page either: then the thing's own offered titles
+            state.injections.planned.append(lambda: page_meant(lookup, state.task, state.steps, aside))
+        state.planned_steps = len(state.injections.planned)
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
         made = split(agent, state, memory)
         state.injections.planned = research.opening(made, state.steps, state.task)
@@ -50,8 +52,13 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
     lh-34: helpers told there is no page "Italian" answered that Italian has no native speakers; on omh-113, a
     helper never read the Cactus page and answered that there are 5 species of cacti. An irregular plural's
     singular is read whether offered or not ("lice": Louse)."""
+    def missing(step) -> bool:
+        return bool(step and step.findings and step.findings.status is ToolStatus.missing)
     last = steps[-1] if steps else None
-    if not last or not last.findings or last.findings.status is not ToolStatus.missing:
+    if missing(last) and aside and last.action_input == aside:
+        # no page has its other name either ("Anguilliformes", held-out omh-142): the thing's own offers ("Eel")
+        last, aside = (steps[-2] if len(steps) > 1 else None), ""
+    if not missing(last):
         return None
     if aside and aside.lower() != thing.lower():
         return f"There is no page {thing}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside

@@ -657,6 +657,19 @@ def test_a_lower_case_list_after_on_is_read_and_each_helper_reads_its_things_sin
     assert louse.startswith("Louse") and "species" in louse
 
 
+def test_a_helper_whose_thing_and_its_other_name_are_no_pages_reads_the_things_singular(offline_wiki):
+    """Held-out omh-142: no page is titled "Eels" or "Anguilliformes"; the eels' helper then read the Gruiformes (an
+    order of birds) and answered that eels number about 100 species. After both, code reads the thing's singular
+    that "Eels" was offered (Eel)."""
+    task = "Eels (the order Anguilliformes), sturgeons and skates: which of these fish groups is the smallest?"
+    result = lead_with_helpers(task, "1. How many species are in the group Eels?\nThen: min\n",
+                               [f"The {group} have many species." for group in ("eels", "sturgeons", "skates")],
+                               offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
+    assert reads == [["Eels", "Anguilliformes", "Eel"], ["sturgeons"], ["skates"]]
+    assert result.steps[0].tool_calls[2]["observation"].startswith("Eel")
+
+
 def test_a_reigns_start_alone_is_asked_once_of_each_ruler_and_computed_as_a_year():
     """Held-out lh-52 dated each ruler by the year "each came to the throne": code asked the start and the end of
     every reign (32 helpers for 16 facts), and the lead never answered."""
