@@ -1,0 +1,132 @@
+"""Code's ceiling on the long-horizon suite: each question read and computed by code alone, from the suite's own
+values, as if every helper had found its fact. No model and no tool but the calculator, so it runs in about a
+second over the whole suite.
+
+A question the research lead answers is read twice by code (agent/reading.py): which things it lists, and what it
+asks computed over their values (the largest, the sum of those above a bound, the span between the first and the
+last...); agent/fanout.py then computes and writes the answer. On fresh questions most failures read by hand were
+readings of the question's words. This measures that part apart from the model: a question code gets wrong here,
+no run can get right; one it gets right, a run gets right when its helpers find the values.
+
+    python -m ponder.bench.ceiling [--ids lh-01,lh-02] [--show]
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import NamedTuple
+
+from agent.fanout import YEAR, Computed, answer_of, computed
+from agent.reading import computations, listed_names
+from ponder.bench.metrics import normalise
+from ponder.bench.suites import load_suite
+from ponder.bench.verdict import judge_answer
+from tools.calculator import calculator
+
+_MEASURES = {"born": lambda value: value[0], "died": lambda value: value[1],
+             "lifespan": lambda value: value[1] - value[0]}
+_UNITS = {"km": "kilometres", "m": "metres", "km2": "square kilometres"}
+
+
+class Ceiling(NamedTuple):
+    question_id: str
+    correct: bool
+    answer: str
+    reason: str  # what code could not do, or the verdict's reason
+
+
+def read_and_computed(question) -> Ceiling:
+    """One long-horizon question answered by code from the suite's values (its `facts` and `compute`)."""
+    facts = question.model_extra.get("facts") or []
+    compute = question.model_extra.get("compute") or {}
+    names = listed_names(question.question)
+    values = _values(names, facts, compute.get("measure"))
+    if values is None:
+        return Ceiling(question.id, False, "", f"list read as {names}, not the suite's {len(facts)} things")
+    wanted = computations(question.question)
+    if not wanted:
+        return Ceiling(question.id, False, "", "no computation read")
+    measure = compute.get("measure")
+    unit = YEAR if measure in ("born", "died") else "years" if measure else _UNITS.get(compute.get("unit", ""), "")
+    sentences, results = [], []
+    for computation in wanted:
+        made = _reach(facts) if computation.operation == "reach" else computed(computation, values, unit)
+        if made is None:
+            return Ceiling(question.id, False, "", f"{computation.operation} computed nothing")
+        result = calculator(made.expression).split()[0] if made.expression else ""
+        sentences.append(made.sentence)
+        results.append(result)
+    answer = answer_of(sentences, results)
+    verdict = judge_answer(question.question, question.answers, answer, options=question.options,
+                           tolerance=question.tolerance)
+    return Ceiling(question.id, verdict.correct, answer, verdict.reason)
+
+
+def _reach(facts: list[dict]) -> Computed | None:
+    """"reach": from the earliest start to the latest end, as agent/fanout.py computes it from each thing's two
+    values (its helpers' start and end)."""
+    spans = [fact["value"] for fact in facts if isinstance(fact.get("value"), list)]
+    if len(spans) != len(facts):
+        return None
+    return Computed("", f"max({', '.join(str(end) for _, end in spans)}) - min({', '.join(str(s) for s, _ in spans)})",
+                    "From the earliest start to the latest end: {result} years.")
+
+
+def _values(names: list[str], facts: list[dict], measure: str | None) -> list[tuple[str, str]] | None:
+    """(listed name, value) for each thing the question lists, from the fact about it; None when the list read
+    is not the suite's things (one apiece). A name no fact's name resembles takes the fact left over in its place
+    (the suite's facts are in the question's order): "katydids" is Tettigoniidae."""
+    if len(names) != len(facts):
+        return None
+    matched: dict[int, int] = {}  # name's index -> fact's index
+    for number, name in enumerate(names):
+        nearness = {index: _nearness(name, fact) for index, fact in enumerate(facts) if index not in matched.values()}
+        best = max(nearness.values(), default=(0, 0))
+        found = [index for index, near in nearness.items() if near == best]
+        if best[0] and len(found) == 1:
+            matched[number] = found[0]
+    left = iter(index for index in range(len(facts)) if index not in matched.values())
+    pairs = []
+    for number, name in enumerate(names):
+        value = facts[matched[number] if number in matched else next(left)]["value"]
+        value = _MEASURES[measure](value) if measure else value
+        pairs.append((name, f"{value:g}" if isinstance(value, float) else str(value)))
+    return pairs
+
+
+def _nearness(name: str, fact: dict) -> tuple[int, int]:
+    """(2, _): the listed name is the fact's page or answer name; (1, the length of the shorter): one holds the
+    other as whole words ("Lena" and "Lena River", "herons" and "Heron", "New Zealand's North Island" and "North
+    Island" rather than "Zealand"); (0, 0): neither. Compared in FanOutQA's normal form (singular, lower case)."""
+    listed = normalise(name)
+    said = [normalise(text) for text in (fact.get("page", ""), fact.get("name", "")) if text]
+    if listed in said:
+        return 2, len(listed)
+    held = [min(len(a), len(b)) for text in said for a, b in ((listed, text), (text, listed))
+            if re.search(rf"(?<![\w-]){re.escape(a)}(?![\w-])", b)]
+    return (1, max(held)) if held else (0, 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ponder.bench.ceiling", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ids", default="", help="comma-separated question ids (default: the whole suite)")
+    parser.add_argument("--show", action="store_true", help="print each answer code wrote")
+    args = parser.parse_args(argv)
+    wanted = {part.strip() for part in args.ids.split(",") if part.strip()}
+    questions = [q for q in load_suite("long-horizon") if not wanted or q.id in wanted]
+    unknown = wanted - {q.id for q in questions}
+    if unknown:
+        print(f"error: no such question in the long-horizon suite: {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    rows = [read_and_computed(question) for question in questions]
+    for row in rows:
+        print(f"{row.question_id}\t{'right' if row.correct else 'wrong'}\t{row.reason}")
+        if args.show and row.answer:
+            print(f"\t{row.answer}")
+    print(f"code alone, from the suite's values: {sum(row.correct for row in rows)} of {len(rows)} right")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
