@@ -13,6 +13,7 @@ from agent.outcomes import RunState, StopRun
 from core.embedding import get_embedder
 from core.llm import Completion, LLMError, Message
 from core.schema import StopReason, ToolStatus
+from core.support import IRREGULAR_PLURALS
 from memory.base import Context, Memory
 
 
@@ -62,8 +63,8 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
         return None
     if aside and aside.lower() != thing.lower():
         return f"There is no page {thing}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
-    if thing.lower() in _IRREGULAR_PLURALS:  # lice: Louse, which the search does not offer (held-out omh-149)
-        singular = _IRREGULAR_PLURALS[thing.lower()].capitalize()
+    if thing.lower() in IRREGULAR_PLURALS:  # lice: Louse, which the search does not offer (held-out omh-149)
+        singular = IRREGULAR_PLURALS[thing.lower()].capitalize()
         return f"There is no page {thing}; I read {singular}.", FIRST_LOOKUP_TOOL, singular
     # "John, King of England" names John more fully too (held-out omh-136 read John the Apostle's page)
     fuller = [title for title in last.findings.pages if title.lower().startswith((f"{thing.lower()} ",
@@ -77,10 +78,6 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
     singular = next((title for title in last.findings.pages if _singular_of(title, thing)), None)
     return (f"There is no page {thing}; I read {singular}.", FIRST_LOOKUP_TOOL, singular) if singular else None
 
-
-_IRREGULAR_PLURALS = {"lice": "louse", "mice": "mouse", "geese": "goose", "oxen": "ox", "teeth": "tooth",
-                      "feet": "foot", "people": "person", "children": "child", "women": "woman", "men": "man",
-                      "dice": "die", "bacteria": "bacterium", "phenomena": "phenomenon", "criteria": "criterion"}
 
 
 def _singular_of(title: str, thing: str) -> bool:

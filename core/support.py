@@ -65,6 +65,29 @@ def ungrounded_numbers(answer: str, sources: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(missing))
 
 
+# plurals no suffix rule undoes: "lice" is the Louse page (held-out omh-149)
+IRREGULAR_PLURALS = {"lice": "louse", "mice": "mouse", "geese": "goose", "oxen": "ox", "teeth": "tooth",
+                     "feet": "foot", "people": "person", "children": "child", "women": "woman", "men": "man",
+                     "dice": "die", "bacteria": "bacterium", "phenomena": "phenomenon", "criteria": "criterion"}
+
+
+def singular_forms(word: str) -> set[str]:
+    """The lower-case word and what it may be the plural of, by the suffix rules and the irregular plurals:
+    mantises: {mantises, mantise, mantis}, flies: {..., fly}, lice: {lice, louse}. Two words are one noun when
+    their forms meet (no rule alone tells "mantises" from "houses")."""
+    word = word.lower()
+    forms = {word}
+    if word in IRREGULAR_PLURALS:
+        forms.add(IRREGULAR_PLURALS[word])
+    if word.endswith("s") and len(word) > 3:
+        forms.add(word[:-1])
+        if word.endswith("es"):
+            forms.add(word[:-2])
+        if word.endswith("ies"):
+            forms.add(word[:-3] + "y")
+    return forms
+
+
 def key_words(text: str) -> set[str]:
     """The content words of a text, lower-cased, with a crude plural and possessive fold (Hadrian's: hadrian)."""
     return {word.lower().rstrip("s").rstrip("'") for word in _WORD.findall(text) if word.lower() not in _STOP}

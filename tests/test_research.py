@@ -450,6 +450,34 @@ def test_a_helper_answer_without_the_measure_asked_gets_it_read_off_the_page_it_
     assert (compute.action, compute.action_input) == ("calculator", "max(695660, 243286)")
 
 
+def test_a_count_no_page_states_is_read_off_the_things_page(tools, store, tmp_path):
+    """As measured on held-out omh-142 and omh-149: helpers that read the Eel and Louse pages answered "about 100
+    species" and "3 species", numbers no page states, and the lead was left without those values. The count the
+    thing's page states is read off it (the Louse page is about "lice", the Eel page about "eels")."""
+    split = "1. How many species are in the chapter on lice?\n2. How many species of eels are there?\nThen: max\n"
+    lice = [step("I read the page.", "wikipedia_summary", "Louse"), step("Found.", "Final", "The lice contain 3 species.")]
+    eels = [step("I read the page.", "wikipedia_summary", "Eel"),
+            step("Found.", "Final", "There are approximately 100 species of eels.")]
+    llm = Replay([split, *lice, *eels, step("Done.", "Final", "Lice.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    facts = [(f.page, f.value, f.unit) for s in result.steps[:2] for f in s.facts]
+    assert facts == [("Louse", "5,000", "species"), ("Eel", "1000", "species")]
+    for research_step in result.steps[:2]:
+        assert "the helper answered" in research_step.observation
+
+
+def test_a_count_the_helpers_page_states_is_kept_as_it_is():
+    from agent.research import read_count
+    sentence = "Earwigs make up the insect order Dermaptera. With about 2,000 species in 12 families."
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Earwig", observation=sentence,
+                findings=Findings(status=ToolStatus.found, pages=["Earwig"], sentences=[sentence]))
+    assert read_count("How many species of earwigs are there?", "About 2,000 species.", [read]) is None
+    assert read_count("How many species of earwigs are there?", "12 species.", [read]) == (
+        "Earwig", sentence, "2,000 species")
+    assert read_count("How many species of mantises are there?", "12 species.", [read]) is None  # not its page
+    assert read_count("When were earwigs first described?", "In 1758.", [read]) is None  # no count asked
+
+
 def test_a_spans_start_or_end_without_a_year_is_read_off_the_range_its_page_states(tools, store, tmp_path):
     # As measured on omh-73: asked when Hadrian's reign began, the helper answered with where he was born; the page
     # it read says "Roman emperor from 117 to 138". The start is the range's first year, the end its second.
