@@ -60,3 +60,41 @@ def test_an_unknown_question_id_is_a_clear_error_and_a_non_zero_exit():
                          capture_output=True, text=True, timeout=120)
     assert ran.returncode == 2 and "Traceback" not in ran.stderr
     assert ran.stderr.strip() == "error: no such question in the long-horizon suite: lh-999"
+
+
+def _results(tmp_path, question_id: str, helpers: dict[str, str | None], correct: bool = False):
+    """A bench output folder with one research run whose helpers answered `helpers` (sub-question: value)."""
+    import json
+    run = tmp_path / "runs" / "bench-1"
+    run.mkdir(parents=True)
+    steps = [{"type": "step_recorded", "step": {"index": i, "action": "research", "action_input": asked,
+                                                  "facts": [{"value": value}] if value else []}}
+             for i, (asked, value) in enumerate(helpers.items())]
+    (run / "trace.jsonl").write_text("".join(json.dumps(event) + "\n" for event in steps), encoding="utf-8")
+    record = {"question_id": question_id, "strategy": "compact+research", "run_id": "bench-1", "correct": correct}
+    (tmp_path / "results.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_each_helpers_value_is_set_against_the_suites(tmp_path):
+    from ponder.bench.ceiling import helper_values
+    lives = next(question for question in TUNED if question.id == "lh-60")  # fifteen [born, died] pairs
+    facts = lives.model_extra["facts"]
+    helpers = {f"When was {fact['page']} born?": str(fact["value"][0]) for fact in facts}
+    helpers |= {f"When did {fact['page']} die?": str(fact["value"][1]) for fact in facts}
+    helpers[f"When did {facts[0]['page']} die?"] = "1666"  # one wrong
+    helpers[f"When was {facts[1]['page']} born?"] = None  # one not found
+    [row] = helper_values(_results(tmp_path, "lh-60", helpers))
+    assert (row.question_id, row.right, row.asked, row.missing, row.run_correct) == ("lh-60", 28, 30, 1, False)
+
+
+def test_the_runs_command_prints_each_questions_helpers_and_a_missing_folder_is_a_clear_error(tmp_path, capsys):
+    rivers_question = next(question for question in TUNED if question.id == "lh-02")
+    helpers = {f"How long is {fact['page']}?": f"{fact['value']:,} km" for fact in rivers_question.model_extra["facts"]}
+    assert main(["--runs", str(_results(tmp_path, "lh-02", helpers, correct=True))]) == 0
+    out = capsys.readouterr().out.splitlines()
+    count = len(helpers)
+    assert out[1] == f"lh-02\t{count} of {count} (0 not found)\tright\tright"
+    assert out[-1] == f"helpers' values right: {count} of {count}; not found: 0; questions with every value right: 1 of 1"
+    assert main(["--runs", str(tmp_path / "nowhere")]) == 2
+    assert "holds no results.jsonl" in capsys.readouterr().err

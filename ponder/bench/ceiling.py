@@ -8,17 +8,27 @@ last...); agent/fanout.py then computes and writes the answer. On fresh question
 readings of the question's words. This measures that part apart from the model: a question code gets wrong here,
 no run can get right; one it gets right, a run gets right when its helpers find the values.
 
+The other part is the helpers': `--runs DIR` reads a long-horizon bench's research runs (its results.jsonl and
+runs/*/trace.jsonl) and counts, for each question, the things whose helper's value is the suite's, beside code's
+ceiling and the run's verdict. A question code reads right is lost by its helpers when one value is missing or
+wrong.
+
     python -m ponder.bench.ceiling [--ids lh-01,lh-02] [--show]
+    python -m ponder.bench.ceiling --runs benchmarks/results/2026-12-05/long-horizon-heldout-55-60
 """
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
+from pathlib import Path
 from typing import NamedTuple
 
 from agent.fanout import YEAR, Computed, answer_of, computed
 from agent.reading import computations, listed_names
+from agent.trace import read_trace
+from core.units import quantities, scaled
 from ponder.bench.metrics import normalise
 from ponder.bench.suites import load_suite
 from ponder.bench.verdict import judge_answer
@@ -108,11 +118,80 @@ def _nearness(name: str, fact: dict) -> tuple[int, int]:
     return (1, max(held)) if held else (0, 0)
 
 
+class Helped(NamedTuple):
+    question_id: str
+    right: int  # the values the helpers found that are the suite's
+    asked: int  # the values the question needs (a life needs two: its start and its end)
+    missing: int  # of those not right, the ones no helper found at all
+    run_correct: bool
+
+
+_STARTS = re.compile(r"\b(?:born|begin|began|start|came to|took)\b", re.IGNORECASE)
+
+
+def helper_values(results_dir: Path) -> list[Helped]:
+    """Each research run's helper values against the suite's (long-horizon questions only)."""
+    suite = {question.id: question for question in load_suite("long-horizon")}
+    helped = []
+    for line in (results_dir / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line) if line.strip() else {}
+        question = suite.get(record.get("question_id", ""))
+        trace = results_dir / "runs" / record.get("run_id", "") / "trace.jsonl"
+        if record.get("strategy") != "compact+research" or question is None or not trace.is_file():
+            continue
+        found: dict[str, str | None] = {}  # each sub-question the lead asked: its helper's value (None: none)
+        for event in read_trace(trace):
+            step = event.get("step") if event.get("type") == "step_recorded" else None
+            if step and step["action"] == "research":
+                found.setdefault(step["action_input"], step["facts"][0]["value"] if step.get("facts") else None)
+        right = asked = missing = 0
+        for fact in question.model_extra["facts"]:
+            asked_about = {q: v for q, v in found.items() if _nearness_in(q, fact)}
+            golds = fact["value"] if isinstance(fact["value"], list) else [fact["value"]]
+            measure = question.model_extra["compute"].get("measure")
+            for end, gold in enumerate(golds[:1] if measure == "born" else golds[1:] if measure == "died" else golds):
+                end = 1 if measure == "died" else end
+                values = [v for q, v in asked_about.items() if len(golds) == 1 or bool(_STARTS.search(q)) == (end == 0)]
+                asked += 1
+                if any(_same_value(_number(v), gold) for v in values):
+                    right += 1
+                elif not any(values):
+                    missing += 1
+        helped.append(Helped(question.id, right, asked, missing, bool(record.get("correct"))))
+    return helped
+
+
+def _nearness_in(sub_question: str, fact: dict) -> bool:
+    """Whether a helper's sub-question is about the fact's thing: its page or its answer name in it."""
+    said = normalise(sub_question)
+    return any(re.search(rf"(?<![\w-]){re.escape(normalise(text))}(?![\w-])", said)
+               for text in (fact.get("page", ""), fact.get("name", "")) if text)
+
+
+def _same_value(value: float | None, gold: float) -> bool:
+    """A year or a count exactly (1666 is not 1665); a large number within 0.5% ("about 12,000" for 11,990)."""
+    return value is not None and abs(value - gold) <= (abs(gold) * 0.005 if abs(gold) >= 10000 else 0.005)
+
+
+def _number(value: str | None) -> float | None:
+    """A ledger value as a plain number: "1,465" 1465.0, "64.3 million" 64300000.0; None when it holds none."""
+    found = quantities(value or "")
+    if not found:
+        return None
+    try:
+        return float(scaled(found[0][0], found[0][1])[0].replace(",", ""))
+    except ValueError:
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ponder.bench.ceiling", description=__doc__.split("\n\n")[0])
     parser.add_argument("--ids", default="", help="comma-separated question ids (default: the whole suite)")
     parser.add_argument("--show", action="store_true", help="print each answer code wrote")
+    parser.add_argument("--runs", type=Path, help="a long-horizon bench's results folder: its helpers' values")
     args = parser.parse_args(argv)
+    if args.runs:
+        return _runs_main(args.runs)
     wanted = {part.strip() for part in args.ids.split(",") if part.strip()}
     questions = [q for q in load_suite("long-horizon") if not wanted or q.id in wanted]
     unknown = wanted - {q.id for q in questions}
@@ -125,6 +204,23 @@ def main(argv: list[str] | None = None) -> int:
         if args.show and row.answer:
             print(f"\t{row.answer}")
     print(f"code alone, from the suite's values: {sum(row.correct for row in rows)} of {len(rows)} right")
+    return 0
+
+
+def _runs_main(results_dir: Path) -> int:
+    if not (results_dir / "results.jsonl").is_file():
+        print(f"error: {results_dir} holds no results.jsonl (give a `ponder bench` output folder)", file=sys.stderr)
+        return 2
+    suite = {question.id: question for question in load_suite("long-horizon")}
+    helped = helper_values(results_dir)
+    print("question\thelpers' values right\tcode alone (this commit's)\tthe run (its commit's)")
+    for row in helped:
+        ceiling = read_and_computed(suite[row.question_id])
+        print(f"{row.question_id}\t{row.right} of {row.asked} ({row.missing} not found)\t"
+              f"{'right' if ceiling.correct else 'wrong'}\t{'right' if row.run_correct else 'wrong'}")
+    right, asked = sum(row.right for row in helped), sum(row.asked for row in helped)
+    print(f"helpers' values right: {right} of {asked}; not found: {sum(row.missing for row in helped)}; "
+          f"questions with every value right: {sum(row.right == row.asked for row in helped)} of {len(helped)}")
     return 0
 
 
