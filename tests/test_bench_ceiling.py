@@ -98,3 +98,14 @@ def test_the_runs_command_prints_each_questions_helpers_and_a_missing_folder_is_
     assert out[-1] == f"helpers' values right: {count} of {count}; not found: 0; questions with every value right: 1 of 1"
     assert main(["--runs", str(tmp_path / "nowhere")]) == 2
     assert "holds no results.jsonl" in capsys.readouterr().err
+
+
+def test_a_fan_out_questions_values_are_read_from_its_quotes():
+    """offline-multihop quotes its pages only: each value is the quantity of its quote that the suite's own
+    arithmetic uses ("a population of 5,601,911 residents as of 2021": 5601911, not 2021)."""
+    cities = next(q for q in load_suite("offline-multihop") if q.id == "omh-146")
+    made = read_and_computed(cities)
+    assert made.correct, (made.reason, made.answer)
+    assert "3,364,797" in made.answer and "Vladivostok" in made.answer
+    architects = next(q for q in load_suite("offline-multihop") if q.id == "omh-87")  # "the last to die": deaths
+    assert read_and_computed(architects).correct

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from agent.fanout import YEAR, Computed, answer_of, computed
-from agent.reading import computations, listed_names
+from agent.reading import computations, listed_names, span_forms, start_form
 from agent.trace import read_trace
-from core.units import quantities, scaled
+from core.units import quantities, scaled, unit_kind
 from ponder.bench.metrics import normalise
 from ponder.bench.suites import load_suite
 from ponder.bench.verdict import judge_answer
@@ -47,9 +47,11 @@ class Ceiling(NamedTuple):
 
 
 def read_and_computed(question) -> Ceiling:
-    """One long-horizon question answered by code from the suite's values (its `facts` and `compute`)."""
-    facts = question.model_extra.get("facts") or []
-    compute = question.model_extra.get("compute") or {}
+    """One question answered by code from the suite's values: a long-horizon question's `facts` and `compute`, or
+    a fan-out question's quotes read as values (`_as_long_horizon`)."""
+    facts, compute = _as_long_horizon(question)
+    if not facts:
+        return Ceiling(question.id, False, "", "no value read from the suite's quotes")
     names = listed_names(question.question)
     values = _values(names, facts, compute.get("measure"))
     if values is None:
@@ -71,6 +73,41 @@ def read_and_computed(question) -> Ceiling:
     verdict = judge_answer(question.question, question.answers, answer, options=question.options,
                            tolerance=question.tolerance)
     return Ceiling(question.id, verdict.correct, answer, verdict.reason)
+
+
+def _as_long_horizon(question) -> tuple[list[dict], dict]:
+    """The question's facts as the long-horizon suite states them: one per thing with its value. A fan-out
+    question (offline-multihop) quotes its pages only: one fact per page of its evidence, its value the first
+    quantity its quote states that the suite's arithmetic uses (else its first), or the years of its quotes when the
+    question ranks spans ("(1812–1870)": [1812, 1870]) or starts alone; ([], {}) when a quote states none."""
+    facts, compute = question.model_extra.get("facts") or [], question.model_extra.get("compute")
+    if isinstance(compute, dict):
+        return facts, compute
+    worked = str(compute or "")  # the gold arithmetic: "5601911 - (1633595 + 603519)"
+    spans = span_forms(question.question) is not None
+    start_only = not spans and start_form(question.question) is not None
+    # "which was the last to die": a life's second year ("(1867–1959)": 1959)
+    ends = not spans and re.search(r"\b(?:die|died|death)\b", question.question, re.IGNORECASE) is not None
+    quotes: dict[str, list[str]] = {}
+    for fact in facts:
+        quotes.setdefault(fact["page"], []).append(fact["quote"])
+    found = {page: [(scaled(number, unit)[0].replace(",", ""), unit) for number, unit in quantities(" ".join(said))]
+             for page, said in quotes.items()}
+    # the quantities the suite's own arithmetic uses, where it names them ("About 30 cockroach species out of
+    # 4,600": 4600; "a population of 5,601,911 residents as of 2021": 5601911), and their units
+    used = {page: [q for q in stated if re.search(rf"(?<![\d.]){re.escape(q[0])}(?![\d.])", worked)]
+            for page, stated in found.items()}
+    kinds = {unit_kind(unit) for stated in used.values() for _, unit in stated}
+    made = []
+    for page in question.evidence or list(quotes):
+        years = [int(year) for year in re.findall(r"\b\d{3,4}\b", " ".join(quotes.get(page, [])))]
+        stated = used.get(page) or [q for q in found.get(page, []) if unit_kind(q[1]) in kinds] or found.get(page)
+        if (spans and len(years) < 2) or (start_only and not years) or not stated:
+            return [], {}
+        value = ([years[0], years[1]] if spans else [years[0], years[0]] if start_only
+                 else years[1] if ends and len(years) > 1 else float(stated[0][0]))
+        made.append({"page": page, "value": value})
+    return made, {"measure": "lifespan"} if spans else {"measure": "born"} if start_only else {}
 
 
 def _reach(facts: list[dict]) -> Computed | None:
@@ -101,8 +138,13 @@ def _values(names: list[str], facts: list[dict], measure: str | None) -> list[tu
     for number, name in enumerate(names):
         value = facts[matched[number] if number in matched else next(left)]["value"]
         value = _MEASURES[measure](value) if measure else value
-        pairs.append((name, f"{value:g}" if isinstance(value, float) else str(value)))
+        pairs.append((name, _plain(value)))
     return pairs
+
+
+def _plain(value: float | int) -> str:
+    """A value as code's computations take it: 9200000.0 -> "9200000", 95.5 -> "95.5"."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _nearness(name: str, fact: dict) -> tuple[int, int]:
@@ -186,6 +228,8 @@ def _number(value: str | None) -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ponder.bench.ceiling", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", choices=("long-horizon", "offline-multihop"), default="long-horizon",
+                        help="the suite (offline-multihop: its fan-out questions)")
     parser.add_argument("--ids", default="", help="comma-separated question ids (default: the whole suite)")
     parser.add_argument("--show", action="store_true", help="print each answer code wrote")
     parser.add_argument("--runs", type=Path, help="a long-horizon bench's results folder: its helpers' values")
@@ -193,10 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs:
         return _runs_main(args.runs)
     wanted = {part.strip() for part in args.ids.split(",") if part.strip()}
-    questions = [q for q in load_suite("long-horizon") if not wanted or q.id in wanted]
-    unknown = wanted - {q.id for q in questions}
+    suite = load_suite(args.suite)
+    unknown = wanted - {q.id for q in suite}
+    questions = [q for q in suite if (not wanted or q.id in wanted) and (args.suite == "long-horizon"
+                                                                          or q.kind == "fanout")]
     if unknown:
-        print(f"error: no such question in the long-horizon suite: {', '.join(sorted(unknown))}", file=sys.stderr)
+        print(f"error: no such question in the {args.suite} suite: {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
     rows = [read_and_computed(question) for question in questions]
     for row in rows:
