@@ -260,3 +260,14 @@ def test_suite_answers_read_as_their_own_answers(suite):
 ])
 def test_options_read_from_other_questions(question, options):
     assert derive_options(question) == options
+
+
+def test_a_total_in_the_questions_scale_is_read_in_that_scale():
+    """"How many million native speakers ... altogether?" is answered by "1,028 million" as by "1,028"; a number
+    that is not the total, in any scale, stays wrong, and without the question's scale "1,028 million" is not 1028."""
+    question = "Of Spanish, Portuguese and Bengali, how many million native speakers do they have altogether?"
+    for said in ("Together they come to 1,028 million.", "They have 1,028 million native speakers.", "1,028."):
+        assert judge_answer(question, ["1028"], said).correct, said
+    assert not judge_answer(question, ["1028"], "Together they come to 1,029 million.").correct
+    assert not judge_answer("How many native speakers do they have altogether?", ["1028"],
+                            "Together they come to 1,028 million.").correct

@@ -265,6 +265,20 @@ def numbers_in(text: str) -> list[Number]:
     return found
 
 
+_COUNTED_IN = re.compile(r"\bhow many (thousand|million|billion)\b|\bin (thousand|million|billion)s\b", re.I)
+
+
+def in_the_questions_scale(said: list[Number], question: str) -> list[Number]:
+    """The numbers said, and, when the question counts in a scale ("how many million native speakers"), each large
+    one in that scale too: "1,028 million" answers 1028 there, as a reader takes it."""
+    counted = _COUNTED_IN.search(question)
+    if not counted:
+        return said
+    factor = _SCALES[(counted.group(1) or counted.group(2)).lower()]
+    return said + [Number(value=n.value / factor, step=n.step / factor, text=n.text) for n in said
+                   if abs(n.value) >= factor]
+
+
 def _after_word(text: str, index: int) -> bool:
     """A "-" right after a letter or digit joins words or makes a range; it is not a minus sign."""
     return index > 0 and (text[index - 1].isalnum())
@@ -408,7 +422,7 @@ def judge_answer(question: str, answers: Sequence[Any], prediction: str | None, 
         if pick is not None and pick not in right_options:
             return Verdict(correct=False, pick=pick, f1=f1,
                            reason=f"picks the wrong option: {how}; the answer is {' or '.join(right_options)}")
-    said = numbers_in(prediction)
+    said = in_the_questions_scale(numbers_in(prediction), question)
     best_missing: list[str] | None = None
     for answer in answers:
         found, missing = [], []
