@@ -180,9 +180,9 @@ def _about(page: str, question: str) -> bool:
     """Whether a page is about the thing a question names: a word of its title other than a generic one is in it,
     in the singular or not (the Mantis page is about "mantises", Louse about "lice")."""
     words = key_words(page) or {page.lower()}  # a short title has no key word of four letters: "Eel"
-    forms = {form for word in key_words(question) | set(re.findall(r"[a-z]+", question.lower()))
+    asked = {form for word in key_words(question) | set(re.findall(r"[a-z]+", question.lower()))
              for form in singular_forms(word)}
-    return bool({form for word in (words - _GENERIC_TITLE_WORDS or words) for form in singular_forms(word)} & forms)
+    return bool({form for word in (words - _GENERIC_TITLE_WORDS or words) for form in singular_forms(word)} & asked)
 
 
 def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, str] | None:

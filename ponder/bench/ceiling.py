@@ -1,6 +1,7 @@
-"""Code's ceiling on the long-horizon suite: each question read and computed by code alone, from the suite's own
-values, as if every helper had found its fact. No model and no tool but the calculator, so it runs in about a
-second over the whole suite.
+"""Code's ceiling on a suite: each question read and computed by code alone, from the suite's own values, as if
+every helper had found its fact. No model and no tool but the calculator, so it runs in about a second over a
+suite. The long-horizon suite states each thing's value; offline-multihop quotes pages only, so there each value is
+read from its quote (an approximate figure where a quote states several numbers).
 
 A question the research lead answers is read twice by code (agent/reading.py): which things it lists, and what it
 asks computed over their values (the largest, the sum of those above a bound, the span between the first and the
@@ -13,7 +14,7 @@ runs/*/trace.jsonl) and counts, for each question, the things whose helper's val
 ceiling and the run's verdict. A question code reads right is lost by its helpers when one value is missing or
 wrong.
 
-    python -m ponder.bench.ceiling [--ids lh-01,lh-02] [--show]
+    python -m ponder.bench.ceiling [--suite offline-multihop] [--ids lh-01,lh-02] [--show]
     python -m ponder.bench.ceiling --runs benchmarks/results/2026-12-05/long-horizon-heldout-55-60
 """
 from __future__ import annotations
