@@ -109,3 +109,17 @@ def test_a_fan_out_questions_values_are_read_from_its_quotes():
     assert "3,364,797" in made.answer and "Vladivostok" in made.answer
     architects = next(q for q in load_suite("offline-multihop") if q.id == "omh-87")  # "the last to die": deaths
     assert read_and_computed(architects).correct
+
+
+def test_a_questions_one_year_a_thing_is_matched_whatever_the_helpers_words():
+    """lh-62 dates each leader by birth alone: "What is the birth year of X?" asked the start, though it says
+    neither "born" nor "begin"."""
+    from ponder.bench.ceiling import helper_values
+    import tempfile
+    from pathlib import Path
+    births = next(q for q in load_suite("long-horizon") if q.id == "lh-62")
+    helpers = {f"What is the birth year of {fact['page']}?": str(fact["value"][0])
+               for fact in births.model_extra["facts"]}
+    with tempfile.TemporaryDirectory() as folder:
+        [row] = helper_values(_results(Path(folder), "lh-62", helpers, correct=True))
+    assert (row.right, row.asked, row.missing) == (len(helpers), len(helpers), 0)

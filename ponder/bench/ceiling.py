@@ -169,7 +169,7 @@ class Helped(NamedTuple):
     run_correct: bool
 
 
-_STARTS = re.compile(r"\b(?:born|begin|began|start|came to|took)\b", re.IGNORECASE)
+_STARTS = re.compile(r"\b(?:born|birth|begin|began|start|came to|took)\b", re.IGNORECASE)
 
 
 def helper_values(results_dir: Path) -> list[Helped]:
@@ -192,9 +192,9 @@ def helper_values(results_dir: Path) -> list[Helped]:
             asked_about = {q: v for q, v in found.items() if _nearness_in(q, fact)}
             golds = fact["value"] if isinstance(fact["value"], list) else [fact["value"]]
             measure = question.model_extra["compute"].get("measure")
-            for end, gold in enumerate(golds[:1] if measure == "born" else golds[1:] if measure == "died" else golds):
-                end = 1 if measure == "died" else end
-                values = [v for q, v in asked_about.items() if len(golds) == 1 or bool(_STARTS.search(q)) == (end == 0)]
+            wanted = golds[:1] if measure == "born" else golds[1:] if measure == "died" else golds
+            for end, gold in enumerate(wanted):  # a life's two values: its start's question and its end's
+                values = [v for q, v in asked_about.items() if len(wanted) == 1 or bool(_STARTS.search(q)) == (end == 0)]
                 asked += 1
                 if any(_same_value(_number(v), gold) for v in values):
                     right += 1
