@@ -71,7 +71,8 @@ def _results(tmp_path, question_id: str, helpers: dict[str, str | None], correct
                                                   "facts": [{"value": value}] if value else []}}
              for i, (asked, value) in enumerate(helpers.items())]
     (run / "trace.jsonl").write_text("".join(json.dumps(event) + "\n" for event in steps), encoding="utf-8")
-    record = {"question_id": question_id, "strategy": "compact+research", "run_id": "bench-1", "correct": correct}
+    record = {"question_id": question_id, "strategy": "compact+research", "question": "", "run_id": "bench-1",
+              "correct": correct}
     (tmp_path / "results.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
     return tmp_path
 

@@ -20,7 +20,6 @@ wrong.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
@@ -32,7 +31,8 @@ from agent.trace import read_trace
 from core.units import quantities, scaled, unit_kind
 from ponder.bench.metrics import normalise
 from ponder.bench.suites import load_suite
-from ponder.bench.verdict import judge_answer
+from ponder.bench.runner import read_records
+from ponder.bench.verdict import judge_answer, numbers_in
 from tools.calculator import calculator
 
 _MEASURES = {"born": lambda value: value[0], "died": lambda value: value[1],
@@ -156,8 +156,7 @@ def _nearness(name: str, fact: dict) -> tuple[int, int]:
     said = [normalise(text) for text in (fact.get("page", ""), fact.get("name", "")) if text]
     if listed in said:
         return 2, len(listed)
-    held = [min(len(a), len(b)) for text in said for a, b in ((listed, text), (text, listed))
-            if re.search(rf"(?<![\w-]){re.escape(a)}(?![\w-])", b)]
+    held = [min(len(a), len(b)) for text in said for a, b in ((listed, text), (text, listed)) if _holds(b, a)]
     return (1, max(held)) if held else (0, 0)
 
 
@@ -172,15 +171,14 @@ class Helped(NamedTuple):
 _STARTS = re.compile(r"\b(?:born|birth|begin|began|start|came to|took)\b", re.IGNORECASE)
 
 
-def helper_values(results_dir: Path) -> list[Helped]:
+def helper_values(results_dir: Path, suite: dict | None = None) -> list[Helped]:
     """Each research run's helper values against the suite's (long-horizon questions only)."""
-    suite = {question.id: question for question in load_suite("long-horizon")}
+    suite = suite or {question.id: question for question in load_suite("long-horizon")}
     helped = []
-    for line in (results_dir / "results.jsonl").read_text(encoding="utf-8").splitlines():
-        record = json.loads(line) if line.strip() else {}
-        question = suite.get(record.get("question_id", ""))
-        trace = results_dir / "runs" / record.get("run_id", "") / "trace.jsonl"
-        if record.get("strategy") != "compact+research" or question is None or not trace.is_file():
+    for record in read_records(results_dir):
+        question = suite.get(record.question_id)
+        trace = results_dir / "runs" / record.run_id / "trace.jsonl"
+        if record.strategy != "compact+research" or question is None or not trace.is_file():
             continue
         found: dict[str, str | None] = {}  # each sub-question the lead asked: its helper's value (None: none)
         for event in read_trace(trace):
@@ -188,10 +186,10 @@ def helper_values(results_dir: Path) -> list[Helped]:
             if step and step["action"] == "research":
                 found.setdefault(step["action_input"], step["facts"][0]["value"] if step.get("facts") else None)
         right = asked = missing = 0
+        measure = question.model_extra["compute"].get("measure")
         for fact in question.model_extra["facts"]:
-            asked_about = {q: v for q, v in found.items() if _nearness_in(q, fact)}
+            asked_about = {q: v for q, v in found.items() if _about(q, fact)}
             golds = fact["value"] if isinstance(fact["value"], list) else [fact["value"]]
-            measure = question.model_extra["compute"].get("measure")
             wanted = golds[:1] if measure == "born" else golds[1:] if measure == "died" else golds
             for end, gold in enumerate(wanted):  # a life's two values: its start's question and its end's
                 values = [v for q, v in asked_about.items() if len(wanted) == 1 or bool(_STARTS.search(q)) == (end == 0)]
@@ -200,15 +198,19 @@ def helper_values(results_dir: Path) -> list[Helped]:
                     right += 1
                 elif not any(values):
                     missing += 1
-        helped.append(Helped(question.id, right, asked, missing, bool(record.get("correct"))))
+        helped.append(Helped(question.id, right, asked, missing, record.correct))
     return helped
 
 
-def _nearness_in(sub_question: str, fact: dict) -> bool:
+def _about(sub_question: str, fact: dict) -> bool:
     """Whether a helper's sub-question is about the fact's thing: its page or its answer name in it."""
     said = normalise(sub_question)
-    return any(re.search(rf"(?<![\w-]){re.escape(normalise(text))}(?![\w-])", said)
-               for text in (fact.get("page", ""), fact.get("name", "")) if text)
+    return any(_holds(said, normalise(text)) for text in (fact.get("page", ""), fact.get("name", "")) if text)
+
+
+def _holds(text: str, words: str) -> bool:
+    """Whether the text holds the words whole (not "Guinea" inside "Guinea-Bissau")."""
+    return re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", text) is not None
 
 
 def _same_value(value: float | None, gold: float) -> bool:
@@ -217,14 +219,9 @@ def _same_value(value: float | None, gold: float) -> bool:
 
 
 def _number(value: str | None) -> float | None:
-    """A ledger value as a plain number: "1,465" 1465.0, "64.3 million" 64300000.0; None when it holds none."""
-    found = quantities(value or "")
-    if not found:
-        return None
-    try:
-        return float(scaled(found[0][0], found[0][1])[0].replace(",", ""))
-    except ValueError:
-        return None
+    """A ledger value as a reader reads it: "1,465" 1465.0, "64.3 million" 64300000.0; None when it holds none."""
+    said = numbers_in(value or "")
+    return said[0].value if said else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -259,7 +256,7 @@ def _runs_main(results_dir: Path) -> int:
         print(f"error: {results_dir} holds no results.jsonl (give a `ponder bench` output folder)", file=sys.stderr)
         return 2
     suite = {question.id: question for question in load_suite("long-horizon")}
-    helped = helper_values(results_dir)
+    helped = helper_values(results_dir, suite)
     print("question\thelpers' values right\tcode alone (this commit's)\tthe run (its commit's)")
     for row in helped:
         ceiling = read_and_computed(suite[row.question_id])
