@@ -271,3 +271,33 @@ def test_a_total_in_the_questions_scale_is_read_in_that_scale():
     assert not judge_answer(question, ["1028"], "Together they come to 1,029 million.").correct
     assert not judge_answer("How many native speakers do they have altogether?", ["1028"],
                             "Together they come to 1,028 million.").correct
+
+
+def test_a_pick_among_things_the_question_describes_must_be_said():
+    """omh-161 describes its four things ("the launch of the two Voyager probes, ...") and asks which got going
+    first: no list the question's words show, so the things looked up are the options. An answer that lists all
+    four with their dates names Voyager but never says it came first (the verdict credited it; overturned by
+    hand). Saying where it ranks is right; a clause that ranks another thing, or denies Voyager's rank, is not."""
+    q = SUITE["omh-161"]
+    listed = ("The launch of the two Voyager probes was in 1977, the Space Shuttle's years in service were 30 years, "
+              "the Mir station's time in orbit was 2000, and the Hubble Space Telescope was launched in 1990. The "
+              "Shuttle's operating years and Mir's operating years add up to 45 years.")
+    assert q.options == [] and not judge_answer(q.question, q.answers, listed, options=q.options,
+                                                evidence=q.evidence).correct
+    for right in ("The Voyager program is the earliest, in 1977. Together they come to 45 years.",
+                  "Voyager got going first (1977); the Shuttle and Mir operated 30 + 15 = 45 years."):
+        assert judge_answer(q.question, q.answers, right, options=q.options, evidence=q.evidence).correct, right
+    for wrong in ("Mir is the earliest; Voyager came in 1977. 45 years.",
+                  "Voyager was not the first. 45 years."):
+        assert not judge_answer(q.question, q.answers, wrong, options=q.options, evidence=q.evidence).correct, wrong
+
+
+def test_the_things_looked_up_are_no_options_when_the_answer_is_found_not_picked():
+    """Who directed a film the question names is found, not picked among its pages (omh-39: "Stanley Kubrick
+    directed 2001: A Space Odyssey"); an answer naming several things (lh-63's three groups) is no single pick."""
+    q = SUITE["omh-39"]
+    said = "Stanley Kubrick directed 2001: A Space Odyssey in 1968, and he died in 1999."
+    assert judge_answer(q.question, q.answers, said, options=q.options, evidence=q.evidence).correct
+    lh = {item.id: item for item in load_suite("long-horizon")}["lh-63"]
+    said = "Those within the question's bounds are echinoderms, starfish and sea cucumbers; together 11,286 species."
+    assert judge_answer(lh.question, lh.answers, said, options=lh.options, evidence=lh.evidence).correct

@@ -72,7 +72,7 @@ def read_and_computed(question) -> Ceiling:
         results.append(result)
     answer = answer_of(sentences, results)
     verdict = judge_answer(question.question, question.answers, answer, options=question.options,
-                           tolerance=question.tolerance)
+                           tolerance=question.tolerance, evidence=question.evidence)
     return Ceiling(question.id, verdict.correct, answer, verdict.reason)
 
 

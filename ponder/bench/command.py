@@ -331,7 +331,7 @@ def score_file(args, err: Console) -> int:
         judge_llm = select_llm(model=args.judge, base_url=args.base_url)
     for number, (item, prediction) in items:
         verdict = judge_answer(item.question, item.answers, prediction, options=item.options,
-                               tolerance=item.tolerance)
+                               tolerance=item.tolerance, evidence=item.evidence)
         fanoutqa = fanoutqa_score(item, prediction)
         out = {"line": number, "id": item.id, "correct": verdict.correct, "reason": verdict.reason,
                "pick": verdict.pick, "f1": round(verdict.f1, 4), "fanoutqa_strict": fanoutqa.strict,

@@ -183,7 +183,7 @@ def grade(question: BenchQuestion, answer: str | None) -> dict:
     """A record's scores: the verdict with its reason and token F1, and FanOutQA's strict and loose string
     accuracy beside them."""
     verdict = judge_answer(question.question, question.answers, answer, options=question.options,
-                           tolerance=question.tolerance)
+                           tolerance=question.tolerance, evidence=question.evidence)
     fanoutqa = score(question, answer)
     return {"correct": verdict.correct, "verdict": verdict.reason, "f1": round(verdict.f1, 4),
             "strict": fanoutqa.strict, "loose": fanoutqa.loose}

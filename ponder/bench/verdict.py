@@ -53,6 +53,9 @@ _CUES = {
     "farthest": {"farthest", "furthest"}, "hottest": {"hottest"}, "coldest": {"coldest"}, "widest": {"widest"},
     "best": {"best"}, "worst": {"worst"}, "newest": {"newest", "latest"},
 }
+# "which puts the most players on the field" is answered by "... is the highest, at 18": the same pick
+_CUES["most"] = {"most", "highest", "largest", "greatest", "biggest"}
+_CUES["least"] = _CUES["fewest"] = {"least", "fewest", "lowest", "smallest"}
 _ORDINAL = r"(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|\d+th)"
 _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|didn't|doesn't)\b", re.I)
 # After these words the options named are what the pick is compared with, not the pick.
@@ -134,6 +137,44 @@ def derive_options(question: str) -> list[str]:
         if all(names) and len(set(names)) == len(names):
             best = names
     return best
+
+
+def picked_among(question: str, answers: Sequence[Any], evidence: Sequence[str]) -> list[str]:
+    """The pages a question's things were looked up on, as its options, when it asks which of them and every
+    answer names exactly one of them: "Which of these four got going first?" after a sentence that describes the
+    four ("the launch of the two Voyager probes, the Space Shuttle's years in service, ...") offers no list the
+    question's words show, and an answer listing all four with their dates was credited for naming Voyager
+    (held-out omh-161, overturned by hand). Such options are checked by `ranks`, not `choose`. [] otherwise: several picks, none, or a name the question does not
+    hold (who directed a film the question names is found, not picked: omh-39)."""
+    if len(evidence) < 2 or not _SELECTION.search(question):
+        return []
+    asked = set(_tokens(question))
+    for answer in answers:
+        names = [part for part in reference_parts(answer) if isinstance(part, str)
+                 and parse_reference_number(part) is None]
+        if (len(names) != 1 or sum(_matches_option(names[0], page) for page in evidence) != 1
+                or not set(_tokens(names[0])) - _GENERIC <= asked):
+            return []
+    return list(evidence)
+
+
+# words that say where a thing ranks: "the latest", "the first", "the most", "within the bounds", "midway"
+_RANKING = re.compile(r"\b(?:[a-z]{2,}est|first|last|most|least|fewer|only|within|midway|median|middle)\b", re.I)
+
+
+def ranks(prediction: str, option: str, options: Sequence[str]) -> str | None:
+    """How the answer says where `option` ranks, or None: it names the option, outside a comparison, in a clause
+    that is not negated and holds a ranking word ("Voyager was launched first"; not "Voyager was launched in
+    1977" beside the other three's dates). Used where the options are the things looked up (`picked_among`): a
+    question with two superlatives ("the most recent, and how many years after the oldest") is answered by two
+    ranked clauses, and `choose` would take the first one's thing as the pick."""
+    keys = _option_keys(options)
+    for sentence in _SENTENCE.split(prediction):
+        for clause in _CLAUSE.split(sentence):
+            if (_RANKING.search(clause) and not _NEGATION.search(clause)
+                    and option in _outside_comparisons(clause, keys)):
+                return f"names {option!r} where it says where it ranks ({clause.strip()!r})"
+    return None
 
 
 def _tokens(text: str) -> list[str]:
@@ -404,17 +445,27 @@ def token_f1(prediction: str | None, answers: Iterable[Any]) -> float:
 
 
 def judge_answer(question: str, answers: Sequence[Any], prediction: str | None, *,
-                 options: Sequence[str] | None = None, tolerance: Any = None) -> Verdict:
-    """The verdict on one prediction. options=None reads them from the question; [] means none."""
+                 options: Sequence[str] | None = None, tolerance: Any = None, evidence: Sequence[str] = ()) -> Verdict:
+    """The verdict on one prediction. options=None reads them from the question; [] means the question lists
+    none. Without options, a question asking which of the things looked up (evidence) takes those as options
+    (`picked_among`)."""
     f1 = token_f1(prediction, answers)
     if not prediction or not prediction.strip():
         return Verdict(correct=False, reason="no answer", f1=0.0)
     tol = parse_tolerance(tolerance)
     options = list(derive_options(question) if options is None else options)
+    looked_up = [] if options else picked_among(question, answers, evidence)
+    options = options or looked_up
     references = [part for answer in answers for part in reference_parts(answer)]
     right_options = [o for o in options if any(isinstance(r, str) and _matches_option(r, o) for r in references)]
     pick, how = (None, "")
-    if right_options:
+    if looked_up:
+        how = next(filter(None, (ranks(prediction, option, options) for option in right_options)), "")
+        if not how:
+            return Verdict(correct=False, f1=f1, reason=f"never says which of the things looked up "
+                           f"({', '.join(options)}) is the one asked for")
+        pick = next(option for option in right_options if ranks(prediction, option, options))
+    elif right_options:
         pick, how = choose(prediction, options, question)
         named_none = how.startswith("names none")
         if pick is None and not named_none:
