@@ -33,7 +33,7 @@ from tools.base import ToolError, tool_arguments
 from tools.clock import date_diff, date_diff_ends, is_today
 
 __all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "question_parts", "CHECKS",
-           "date_diff_needs_two_dates", "refusal"]
+           "date_diff_needs_two_dates", "refusal", "no_answer"]
 
 def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> FinalAccepted | FinalSentBack:
     """Each check may send the answer back, a bounded number of times a run (may_send_back); after that the
@@ -49,6 +49,11 @@ def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> Final
             return FinalSentBack(message, check=name, verdicts=verdicts)
         answers = answers and not (message and getattr(check, "no_answer", False))
     return FinalAccepted(verdicts=verdicts, answers=answers)
+
+
+def no_answer(checks, candidate: FinalCandidate) -> bool:
+    """Whether a check that marks `no_answer` objects to this answer (it is no answer at all)."""
+    return any(getattr(check, "no_answer", False) and check(candidate) for check in checks)
 
 
 def refusal(checks: list[ActionCheck], action: str, action_input: str, task: str,

