@@ -679,7 +679,10 @@ def computations(task: str) -> list[Computation]:
         # shortest-lived", "by how many years did his life outlast the two shortest added together" (omh-126, -127);
         # two groups of the same things are no gap (held-out omh-154's "which two arrived in the 1990s" and "add
         # those four gaps together" gave "the 2 within the bounds have 0 more than the 2 within the bounds")
-        found = [*picks, Computation("gap", 0, groups[0].highest, parts=tuple(groups))]
+        # "which died before reaching 50, and how many more years did the longest-lived get than he did": the pick
+        # within the bounds is said too (omh-138's answer named Magellan only in the comparison)
+        found = [*picks, *(c for c in groups if c.operation == "within"),
+                 Computation("gap", 0, groups[0].highest, parts=tuple(groups))]
     elif {"max", "min"} <= ops:
         among = (picks[0].low, picks[0].high)  # the picks' own bounds: those of "of those" (or none)
         if _RATIO.search(rest):
