@@ -404,15 +404,25 @@ def _span(start: str, end: str) -> Decimal:
     return abs(Decimal(end) - Decimal(start))
 
 
-def _reached(questions: list[str], steps: list[Step], names: list[str]) -> Computed | None:
-    """From the earliest start to the latest end among the things (each asked its start and end); None until
-    every thing has both."""
+def _reached(questions: list[str], steps: list[Step], names: list[str], computation: Computation | None = None
+             ) -> Computed | None:
+    """From the earliest start to the latest end among the things (each asked its start and end), or from the
+    start of the thing the computation names first to the end of the one it names last; None until every thing
+    has both."""
     pairs = [(thing, start, end) for thing, found in _asked_per_thing(questions, steps, names).items()
              if len(found) == 2 for (_, start), (_, end) in [found]]
     if not pairs or not all(start and end for _, start, end in pairs):
         return None
     first = min(pairs, key=lambda pair: Decimal(pair[1]))
     last = max(pairs, key=lambda pair: Decimal(pair[2]))
+    if computation and computation.word:
+        named = {thing: (thing, start, end) for thing, start, end in pairs}
+        if computation.word not in named or computation.other not in named:
+            return None
+        first, last = named[computation.word], named[computation.other]
+        return Computed(f"I take the years from {first[0]}'s start ({first[1]}) to {last[0]}'s end ({last[2]}).",
+                        f"{last[2]} - {first[1]}",
+                        f"From {first[0]}'s start in {first[1]} to {last[0]}'s end in {last[2]}: {{result}} years.")
     starts, ends = ", ".join(start for _, start, _ in pairs), ", ".join(end for _, _, end in pairs)
     begun, ended = ("birth", "death") if any(re.search(r"\bborn\b", q) for q in questions) else ("start", "end")
     return Computed(f"The earliest {begun} is {first[0]}'s ({first[1]}), the latest {ended} {last[0]}'s ({last[2]}): "
@@ -433,7 +443,7 @@ def fanout_call(computation: Computation, questions: list[str], steps: list[Step
     """One computation over the values the helpers found for the listed things, as the lead's calculator step."""
     values, unit, left_out = fanout_values(questions, steps, _with_other(names, computation))
     if computation.operation == "reach":
-        made = _reached(questions, steps, names)
+        made = _reached(questions, steps, names, computation)
         return (made.thought + left_out, "calculator", made.expression) if made else None
     made = computed(computation, values, unit) if values else None
     if made is None or not made.expression:
@@ -454,7 +464,7 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
     sentences, results = [], []
     for computation in wanted:
         values, unit, _ = fanout_values(questions, steps, _with_other(names, computation))
-        made = (_reached(questions, steps, names) if computation.operation == "reach"
+        made = (_reached(questions, steps, names, computation) if computation.operation == "reach"
                 else computed(computation, values, unit) if values else None)
         if made is not None and not made.expression:  # a ranked pick: nothing to read back
             sentences.append(made.sentence)

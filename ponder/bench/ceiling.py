@@ -64,7 +64,8 @@ def read_and_computed(question) -> Ceiling:
     unit = YEAR if measure in ("born", "died") else "years" if measure else _UNITS.get(compute.get("unit", ""), "")
     sentences, results = [], []
     for computation in wanted:
-        made = _reach(facts) if computation.operation == "reach" else computed(computation, values, unit)
+        made = (_reach(facts, names, computation) if computation.operation == "reach"
+                else computed(computation, values, unit))
         if made is None:
             return Ceiling(question.id, False, "", f"{computation.operation} computed nothing")
         result = calculator(made.expression).split()[0] if made.expression else ""
@@ -111,12 +112,16 @@ def _as_long_horizon(question) -> tuple[list[dict], dict]:
     return made, {"measure": "lifespan"} if spans else {"measure": "born"} if start_only else {}
 
 
-def _reach(facts: list[dict]) -> Computed | None:
-    """"reach": from the earliest start to the latest end, as agent/fanout.py computes it from each thing's two
-    values (its helpers' start and end)."""
+def _reach(facts: list[dict], names: list[str], computation) -> Computed | None:
+    """"reach": from the earliest start to the latest end (or from the start of the thing it names first to the
+    end of the one it names last), as agent/fanout.py computes it from each thing's two values (its helpers' start
+    and end). The suite's facts are in the question's order, as its list is."""
     spans = [fact["value"] for fact in facts if isinstance(fact.get("value"), list)]
     if len(spans) != len(facts):
         return None
+    if computation.word:
+        first, last = spans[names.index(computation.word)], spans[names.index(computation.other)]
+        return Computed("", f"{last[1]} - {first[0]}", "From the start named to the end named: {result} years.")
     return Computed("", f"max({', '.join(str(end) for _, end in spans)}) - min({', '.join(str(s) for s, _ in spans)})",
                     "From the earliest start to the latest end: {result} years.")
 

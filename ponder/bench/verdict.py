@@ -171,9 +171,12 @@ def ranks(prediction: str, option: str, options: Sequence[str]) -> str | None:
     ranked clauses, and `choose` would take the first one's thing as the pick."""
     keys = _option_keys(options)
     for sentence in _SENTENCE.split(prediction):
-        for clause in _CLAUSE.split(sentence):
-            if (_RANKING.search(clause) and not _NEGATION.search(clause)
-                    and option in _outside_comparisons(clause, keys)):
+        # a clause, or a sentence naming this one option alone ("Stalin, who led the Soviet Union from 1924 to
+        # 1953, was in charge the longest": the clauses part the name from its rank)
+        for clause in [*_CLAUSE.split(sentence), sentence]:
+            outside = _outside_comparisons(clause, keys)
+            if (_RANKING.search(clause) and not _NEGATION.search(clause) and option in outside
+                    and (clause is not sentence or outside == [option])):
                 return f"names {option!r} where it says where it ranks ({clause.strip()!r})"
     return None
 
