@@ -26,7 +26,7 @@ from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, fann
 from agent.outcomes import ToolObserved
 from agent.reading import aside_of, computations, listed_names, set_against, span_forms, start_form
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
-from core.support import key_words, names, numbers, singular_forms
+from core.support import key_words, names, numbers, singular_forms, year_range
 from core.text import clip
 from core.units import asked_units, counted_noun, first_of, quantities, unit_kind
 from memory.ledger import ASKS_WHEN
@@ -232,7 +232,6 @@ def _counts_of(text: str, noun: str) -> list[str]:
             if singular_forms(found.group(2)) & nouns or found.group(3) and singular_forms(found.group(3)) & nouns]
 
 
-_YEAR_RANGE = re.compile(r"\b(\d{3,4})\s*(?:–|—|-|to|until)\s*(\d{3,4})\b|\bbetween (\d{3,4}) and (\d{3,4})\b")
 _STARTS = re.compile(r"\b(?:born|begin|take office|construction of)\b", re.IGNORECASE)
 _ENDS = re.compile(r"\b(?:die|end|leave office|completed)\b", re.IGNORECASE)
 
@@ -247,7 +246,7 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
     start, end = _STARTS.search(question), _ENDS.search(question)
     if not ASKS_WHEN.match(question) or bool(start) == bool(end):
         return None
-    said = _years(_YEAR_RANGE.search(answer))
+    said = year_range(answer)
     if said:
         year = said[0 if start else 1]
         return next(((page, sentence, year) for page, sentence in page_sentences(steps)
@@ -255,19 +254,13 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
     given = set(re.findall(r"\b\d{3,4}\b", answer))
     if given:  # only the other end of its page's range ("born ... he died in 1240", held-out lh-47's Ibn Arabi)
         return next(((page, sentence, found[0 if start else 1]) for page, sentence in page_sentences(steps)
-                     if (found := _years(_YEAR_RANGE.search(sentence)) if _about(page, question) else None)
+                     if (found := year_range(sentence) if _about(page, question) else None)
                      and given == {found[1 if start else 0]}), None)
     for page, sentence in page_sentences(steps):
-        found = _years(_YEAR_RANGE.search(sentence)) if _about(page, question) else None
+        found = year_range(sentence) if _about(page, question) else None
         if found:
             return page, sentence, found[0 if start else 1]
     return None
-
-
-def _years(found: re.Match | None) -> tuple[str, str] | None:
-    """A range's (first, last) year, when it runs forward."""
-    first, last = [group for group in (found.groups() if found else ()) if group] or (None, None)
-    return (first, last) if first and int(first) <= int(last) else None
 
 
 # ---- the lead's opening: the question split into sub-questions, each handed to a helper before the model's turn --

@@ -145,3 +145,14 @@ def support(answer: str, task: str, steps: Sequence[Step]) -> Support:
                if (step in relevant and any(claim in step.observation.lower() for claim in claims))
                or claimed_numbers & set(numbers(step.observation))]
     return Support(sources=sources, unsupported=unsupported)
+
+
+_YEAR_RANGE = re.compile(r"\b(\d{3,4})\s*(?:–|—|-|to|until)\s*(\d{3,4})\b|\bbetween (\d{3,4}) and (\d{3,4})\b")
+
+
+def year_range(text: str) -> tuple[str, str] | None:
+    """The first range of years the text states ("1955–1958", "from 117 to 138", "between 1845 and 1852"), as
+    (first, last), when it runs forward."""
+    found = _YEAR_RANGE.search(text)
+    first, last = [group for group in (found.groups() if found else ()) if group] or (None, None)
+    return (first, last) if first and int(first) <= int(last) else None

