@@ -52,5 +52,6 @@ class AgentConfig(BaseModel):
     first_lookup_aside: str = ""  # the thing's other name in the question, read when its own title is no page
     research_max_steps: int = Field(6, ge=1, le=100)
     research_max_seconds: float = Field(240.0, gt=0)
-    force_final_answer: bool = True  # at max_steps, repeated_action or unanswered, one last call asks for the best answer
+    # at max_steps, repeated_action or unanswered, one last call asks for the best answer
+    force_final_answer: bool = True
     trace_dir: Path | None = None    # None: no trace file

@@ -773,8 +773,8 @@ def _taken_away(sentence: str, names: list[str]) -> Computation | None:
 # "how many years passed between Taejo's accession and the end of Jeongjo's reign?" (held-out omh-165)
 _STARTED = r"(?:accession|start|birth|founding|beginning|rise|foundation)"
 _NAMED_REACH = re.compile(rf"\b(?:between|from)\s+(?:the\s+)?(?:(?P<a1>[^?,]+?)'s\s+{_STARTED}|{_STARTED}\s+of\s+"
-                          r"(?:the\s+)?(?P<a2>[^?,]+?))\s+(?:and|to|until)\s+(?:the\s+)?(?:end|death|fall|close)\s+of\s+"
-                          r"(?:the\s+)?(?P<b>[^?,]+)", re.IGNORECASE)
+                          r"(?:the\s+)?(?P<a2>[^?,]+?))\s+(?:and|to|until)\s+(?:the\s+)?"
+                          r"(?:end|death|fall|close)\s+of\s+(?:the\s+)?(?P<b>[^?,]+)", re.IGNORECASE)
 
 
 def _named_reach(sentence: str, names: list[str]) -> Computation | None:

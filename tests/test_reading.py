@@ -457,7 +457,8 @@ def test_the_gaps_between_one_named_thing_and_each_other_added_up():
 
 @pytest.mark.parametrize("task, names", [
     ("Wikipedia gives year ranges for the Black Death, Ireland's Great Famine, the Spanish flu and the Holodomor. "
-     "Which two lasted the same length of time?", ["Black Death", "Ireland's Great Famine", "Spanish flu", "Holodomor"]),
+     "Which two lasted the same length of time?",
+     ["Black Death", "Ireland's Great Famine", "Spanish flu", "Holodomor"]),
     ("How big is a team in Australian rules football, in rugby union and in association football?",
      ["Australian rules football", "rugby union", "association football"]),
     ("Prepping a sports quiz: the modern Summer Olympics, the FIFA World Cup, the Formula One world championship and "
@@ -484,9 +485,9 @@ def test_which_two_lasted_the_same_is_read_beside_the_reach_of_spans():
 
 
 def test_two_of_them_a_year_apart_asks_which_two():
-    task = ("Prepping a sports quiz: the modern Summer Olympics, the FIFA World Cup, the Formula One world championship "
-            "and the Asian Games all had a first edition at some point. Two of them got started only a year apart "
-            "\u2014 which two?")
+    task = ("Prepping a sports quiz: the modern Summer Olympics, the FIFA World Cup, the Formula One world "
+            "championship and the Asian Games all had a first edition at some point. Two of them got started only a "
+            "year apart \u2014 which two?")
     assert [c.operation for c in computations(task)] == ["pair"]
 
 

@@ -144,8 +144,9 @@ def picked_among(question: str, answers: Sequence[Any], evidence: Sequence[str])
     answer names exactly one of them: "Which of these four got going first?" after a sentence that describes the
     four ("the launch of the two Voyager probes, the Space Shuttle's years in service, ...") offers no list the
     question's words show, and an answer listing all four with their dates was credited for naming Voyager
-    (held-out omh-161, overturned by hand). Such options are checked by `ranks`, not `choose`. [] otherwise: several picks, none, or a name the question does not
-    hold (who directed a film the question names is found, not picked: omh-39)."""
+    (held-out omh-161, overturned by hand). Such options are checked by `ranks`, not `choose`. [] otherwise:
+    several picks, none, or a name the question does not hold (who directed a film the question names is found,
+    not picked: omh-39)."""
     if len(evidence) < 2 or not _SELECTION.search(question):
         return []
     asked = {form for word in _tokens(question) for form in (word, re.sub(r"e?s$", "", word), word[:-1])}  # plurals
