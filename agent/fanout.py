@@ -427,8 +427,6 @@ def _reached(questions: list[str], steps: list[Step], names: list[str], computat
              if len(found) == 2 for (_, start), (_, end) in [found]]
     if not pairs or not all(start and end for _, start, end in pairs):
         return None
-    first = min(pairs, key=lambda pair: Decimal(pair[1]))
-    last = max(pairs, key=lambda pair: Decimal(pair[2]))
     if computation and computation.word:
         named = {thing: (thing, start, end) for thing, start, end in pairs}
         if computation.word not in named or computation.other not in named:
@@ -437,6 +435,8 @@ def _reached(questions: list[str], steps: list[Step], names: list[str], computat
         return Computed(f"I take the years from {first[0]}'s start ({first[1]}) to {last[0]}'s end ({last[2]}).",
                         f"{last[2]} - {first[1]}",
                         f"From {first[0]}'s start in {first[1]} to {last[0]}'s end in {last[2]}: {{result}} years.")
+    first = min(pairs, key=lambda pair: Decimal(pair[1]))
+    last = max(pairs, key=lambda pair: Decimal(pair[2]))
     starts, ends = ", ".join(start for _, start, _ in pairs), ", ".join(end for _, _, end in pairs)
     begun, ended = ("birth", "death") if any(re.search(r"\bborn\b", q) for q in questions) else ("start", "end")
     return Computed(f"The earliest {begun} is {first[0]}'s ({first[1]}), the latest {ended} {last[0]}'s ({last[2]}): "

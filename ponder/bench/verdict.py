@@ -27,6 +27,7 @@ from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel
 
+from core.support import singular_forms
 from ponder.bench.metrics import normalise
 
 # --- the verdict ---------------------------------------------------------------------------------------------------
@@ -149,7 +150,7 @@ def picked_among(question: str, answers: Sequence[Any], evidence: Sequence[str])
     not picked: omh-39)."""
     if len(evidence) < 2 or not _SELECTION.search(question):
         return []
-    asked = {form for word in _tokens(question) for form in (word, re.sub(r"e?s$", "", word), word[:-1])}  # plurals
+    asked = {form for word in _tokens(question) for form in singular_forms(word)}  # "chameleons" names Chameleon
     for answer in answers:
         names = [part for part in reference_parts(answer) if isinstance(part, str)
                  and parse_reference_number(part) is None]
@@ -466,11 +467,11 @@ def judge_answer(question: str, answers: Sequence[Any], prediction: str | None, 
     right_options = [o for o in options if any(isinstance(r, str) and _matches_option(r, o) for r in references)]
     pick, how = (None, "")
     if looked_up:
-        how = next(filter(None, (ranks(prediction, option, options) for option in right_options)), "")
-        if not how:
+        pick, how = next(((option, said) for option in right_options if (said := ranks(prediction, option, options))),
+                         (None, ""))
+        if pick is None:
             return Verdict(correct=False, f1=f1, reason=f"never says which of the things looked up "
                            f"({', '.join(options)}) is the one asked for")
-        pick = next(option for option in right_options if ranks(prediction, option, options))
     elif right_options:
         pick, how = choose(prediction, options, question)
         named_none = how.startswith("names none")
