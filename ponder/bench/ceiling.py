@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from agent.fanout import YEAR, Computed, answer_of, computed
+from agent.fanout import SPANNED, YEAR, Computed, answer_of, computed, covered
 from agent.reading import computations, listed_names, span_forms, start_form
 from agent.trace import read_trace
 from core.units import quantities, scaled, unit_kind
@@ -64,7 +64,7 @@ def read_and_computed(question) -> Ceiling:
     unit = YEAR if measure in ("born", "died") else "years" if measure else _UNITS.get(compute.get("unit", ""), "")
     sentences, results = [], []
     for computation in wanted:
-        made = (_reach(facts, names, computation) if computation.operation == "reach"
+        made = (_reach(facts, names, computation) if computation.operation in SPANNED
                 else computed(computation, values, unit))
         if made is None:
             return Ceiling(question.id, False, "", f"{computation.operation} computed nothing")
@@ -119,6 +119,8 @@ def _reach(facts: list[dict], names: list[str], computation) -> Computed | None:
     spans = [fact["value"] for fact in facts if isinstance(fact.get("value"), list)]
     if len(spans) != len(facts):
         return None
+    if computation.operation == "covered":
+        return covered([("", str(start), str(end)) for start, end in spans])
     if computation.word:
         first, last = spans[names.index(computation.word)], spans[names.index(computation.other)]
         return Computed("", f"{last[1]} - {first[0]}", "From the start named to the end named: {result} years.")
