@@ -159,6 +159,18 @@ def test_missing_llama_cpp_tells_how_to_install(monkeypatch):
         LocalLlama()
 
 
+def test_an_amx_build_is_refused_and_the_installed_build_has_none():
+    """A native llama.cpp build on a Sapphire Rapids Xeon segfaulted on the first prompt (llama.cpp #20824): the
+    README's install builds for AVX2, and a build with AMX is a clear error, not a crash."""
+    import llama_cpp
+    from agent.llm.local_llama import refuse_amx_build
+    installed = llama_cpp.llama_print_system_info().decode()
+    assert "AVX2 = 1" in installed and "AMX_INT8 = 1" not in installed
+    refuse_amx_build(installed)
+    with pytest.raises(LLMError, match=r"GGML_NATIVE=OFF"):
+        refuse_amx_build(installed.replace("AVX2 = 1 |", "AVX2 = 1 | AMX_INT8 = 1 |"))
+
+
 @pytest.fixture
 def clean_env(monkeypatch):
     for var in ("PONDER_BACKEND", "PONDER_MODEL", "PONDER_GGUF", "OPENAI_API_KEY", "OPENAI_BASE_URL"):

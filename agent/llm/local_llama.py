@@ -53,6 +53,16 @@ def _import_llama_cpp():
     return llama_cpp
 
 
+def refuse_amx_build(system_info: str) -> None:
+    """A llama.cpp built for a CPU with AMX puts the weights in AMX buffers and segfaults on the first prompt
+    with the embedded Q4_K_M model (llama.cpp issue #20824; seen on a Sapphire Rapids Xeon on 2026-12-05): a clear
+    error instead of a crash that loses the run."""
+    if "AMX_INT8 = 1" in system_info:
+        raise LLMError("This llama-cpp-python was built with AMX, which crashes on the embedded model (llama.cpp "
+                       "issue #20824). Rebuild it for AVX2: CMAKE_ARGS=\"-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF\" pip "
+                       "install --no-cache-dir --force-reinstall --no-deps llama-cpp-python==0.3.36")
+
+
 # ---------------------------------------------------------------- default model: assemble once, verify
 
 def chunk_paths() -> list[Path]:
@@ -217,6 +227,7 @@ class LocalLlama:
         """prompt_cache_dir: where the evaluated system prompt is kept between processes (the CLI uses
         $PONDER_HOME/kv-cache); None keeps nothing, so a run's numbers never depend on an earlier process."""
         llama_cpp = _import_llama_cpp()
+        refuse_amx_build(llama_cpp.llama_print_system_info().decode(errors="replace"))
         self.model_path = resolve_model_path(model_path)
         self.prompt_cache_dir = Path(prompt_cache_dir) if prompt_cache_dir else None
         self.max_tokens = max_tokens
