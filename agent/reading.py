@@ -268,7 +268,40 @@ def listed_names(task: str) -> list[str]:
     best = colon if len(colon) > len(best) else best or _counted_list(task)
     family = _family_list(task)
     best = family if len(family) >= len(best) else best  # the first names alone are the same list, less named
-    return list(dict.fromkeys(best or _described_list(task)))
+    return list(dict.fromkeys(_without_places(_plus_names(task, best) or _described_list(task))))
+
+
+# "the rocket builders Robert Goddard, Sergei Korolev and Wernher von Braun, plus Yuri Gagarin, the first man in
+# space, and Neil Armstrong, the first on the Moon" (held-out omh-182 read three of the five): names after "plus",
+# each with a description of its own, kept when the question counts them all
+_PLUS = re.compile(r",?\s*(?:plus|as well as|along with|together with)\s+")
+_PLUS_NAME = re.compile(rf"(?:[a-z]+\s+){{0,4}}?({_FIRST}(?:\s+(?:{_CONNECTOR}\s+)?{_FIRST}){{0,3}})"
+                        r"(?:,\s+(?:the|a|an|his|her|its)\s[^,.;?]+)?(?:,?\s+and\s+|,\s+|(?=[.;?]))")
+
+
+def _plus_names(task: str, best: list[str]) -> list[str]:
+    end = task.find(best[-1]) + len(best[-1]) if best else -1
+    plus = _PLUS.match(task, end) if end > 0 else None
+    if not plus:
+        return best
+    more, at = [], plus.end()
+    while len(more) < 6 and (name := _PLUS_NAME.match(task, at)) and name.end() > at:
+        more.append(name.group(1))
+        at = name.end()
+    counts = {_NUMBER_WORDS[word.lower()] for word in re.findall(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", task, re.I)}
+    return [*best, *more] if more and len(best) + len(more) in counts else best
+
+
+# "Porfirio Díaz in Mexico, Emperor Pedro II of Brazil, Fidel Castro in Cuba, ..." (held-out omh-177): a place
+# after each name says where, and is no part of it. Only when most items say one: "Death in Venice" is a title
+_IN_PLACE = re.compile(r"\s+in\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*$")
+
+
+def _without_places(items: list[str]) -> list[str]:
+    placed = [bool(_IN_PLACE.search(item)) for item in items]
+    if len(items) < 3 or 2 * sum(placed) <= len(items):
+        return items
+    return [_IN_PLACE.sub("", item) for item in items]
 
 
 def set_against(task: str) -> list[str]:
@@ -337,7 +370,10 @@ _DIVIDE = re.compile(r"\bhow many times\b|\bdivided?\b|\bratio\b", re.IGNORECASE
 _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first match wins: "whose reign as emperor
     # lasted longest" is a reign
     (r"\bdeath minus\b", ("When was {} born?", "When did {} die?")),
-    (r"\breign(?:ed|s)?\b|\bruled\b|\bpontificates?\b", ("When did {}'s reign begin?", "When did {}'s reign end?")),
+    # "using the span of rule in each one's description ... which of them held power for more than 35 years" (held-
+    # out omh-180 asked each woman one year)
+    (r"\breign(?:ed|s)?\b|\bruled\b|\bpontificates?\b|\b(?:span|years?|length) of (?:\w+\s+)?rule\b"
+     r"|\bheld (?:\w+\s+)?power\b", ("When did {}'s reign begin?", "When did {}'s reign end?")),
     # "whose life was the shortest" (held-out omh-96); not "shortest-lived", said of empires too (span_forms)
     (r"(?<!-)\blived\b(?!\s+in\b)|\blifespans?\b|\b(?:longest|shortest|longer|shorter)\s+lif"
      r"|\bdied at the \w+ age\b|\bage at death\b|\bhow old\b[^?]*\bdie|\blife (?:was|is) the\b",
@@ -346,7 +382,8 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
     (r"\bbirths?\b[^?]*\bdeaths?\b", ("When was {} born?", "When did {} die?")),
     (r"\b(?:founding|foundation|rise)\b[^?]*\b(?:end|fall|collapse|dissolution)\b",
      ("When did {} begin?", "When did {} end?")),
-    (r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btime in office\b|\btenures?\b"
+    # "each man's time in power" (held-out omh-177)
+    (r"\bpresidenc(?:y|ies)\b|\bterms? (?:in|of) office\b|\btime in (?:office|power)\b|\btenures?\b"
      r"|\bserved\s+(?:the\s+)?(?:longest|shortest)\b",
      ("When did {} take office?", "When did {} leave office?")),
     (r"\btook\b[^?]*\bto (?:build|complete|construct|finish)\b|\bconstruction (?:took|lasted)\b"

