@@ -830,6 +830,14 @@ def test_a_spans_two_ends_come_from_the_one_range_its_page_states():
     values, unit, _ = fanout_values(list(quotes), steps, ["Cuban Revolution", "Haitian Revolution",
                                                           "Philippine Revolution"])
     assert values == [("Cuban Revolution", "3"), ("Haitian Revolution", "13"), ("Philippine Revolution", "2")]
+    # held-out omh-178: a start no page gave ("born in Russia", no fact) from the range the end's quote states
+    born = Step(index=0, thought="", action="research", action_input="When was Solzhenitsyn born?",
+                observation="Answer (unverified): Aleksandr Solzhenitsyn was born in Russia.", facts=[])
+    died = Step(index=1, thought="", action="research", action_input="When did Solzhenitsyn die?",
+                observation="Answer: 2008", facts=[Fact(subject="x", attribute="year", value="2008", unit="",
+                                                        page="p", quote="Soviet-Russian author (1918–2008)", step=1)])
+    values, _, _ = fanout_values([born.action_input, died.action_input], [born, died], ["Solzhenitsyn", "Gogol"])
+    assert values == [("Solzhenitsyn", "90")]
 
 
 def test_the_years_spans_cover_count_overlapping_years_once():
