@@ -218,8 +218,10 @@ def _counted_as(sentence: str, items: list[str]) -> bool:
 # sisters (Charlotte, Emily and Anne)" (held-out omh-172 read three first names): a family's members by their
 # first names, each named in full, and one more joined after the aside
 _FIRST = r"[A-Z][\w'’-]+"
-_FAMILY_LIST = re.compile(rf"\b(?P<family>[A-Z][\w'’-]+?)(?:s|\s+(?:sisters|brothers|family|siblings))\s*(?:[-–—(]|,\s)"
-                          rf"\s*(?P<firsts>{_FIRST}(?:,\s+{_FIRST})*,?\s+and\s+{_FIRST})\s*(?:[-–—)]|,\s)"
+# (a comma after a plural alone is a list's: "Of Athens, Sparta and Thebes" is no family of Athen)
+_FAMILY_LIST = re.compile(rf"\b(?P<family>[A-Z][\w'’-]+?)(?:s\s*[-–—(]|\s+(?:sisters|brothers|family|siblings)"
+                          rf"\s*(?:[-–—(]|,\s))\s*(?P<firsts>{_FIRST}(?:,\s+{_FIRST})*,?\s+and\s+{_FIRST})"
+                          rf"\s*(?:[-–—)]|,\s)"
                           rf"(?:\s*,?\s*(?:plus|and|as well as|along with|together with|alongside)\s+"
                           rf"(?:[\w'’-]+\s+){{0,5}}?(?P<more>{_FIRST}(?:\s+{_FIRST}){{1,3}})(?=[.,;?!]))?")
 
@@ -228,9 +230,8 @@ def _family_list(task: str) -> list[str]:
     found = _FAMILY_LIST.search(task)
     if not found:
         return []
-    firsts = _SEPARATOR.split(found.group("firsts"))
-    return [f"{first} {found.group('family')}" for first in firsts] + ([found.group("more")] if found.group("more")
-                                                                        else [])
+    named = [f"{first} {found.group('family')}" for first in _SEPARATOR.split(found.group("firsts"))]
+    return [*named, found.group("more")] if found.group("more") else named
 
 
 def _read_once(reader):
@@ -280,8 +281,8 @@ _PLUS_NAME = re.compile(rf"(?:[a-z]+\s+){{0,4}}?({_FIRST}(?:\s+(?:{_CONNECTOR}\s
 
 
 def _plus_names(task: str, best: list[str]) -> list[str]:
-    end = task.find(best[-1]) + len(best[-1]) if best else -1
-    plus = _PLUS.match(task, end) if end > 0 else None
+    last = task.find(best[-1]) if best else -1  # a family's member, named in full, is not in the text
+    plus = _PLUS.match(task, last + len(best[-1])) if last >= 0 else None
     if not plus:
         return best
     more, at = [], plus.end()

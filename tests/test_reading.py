@@ -574,6 +574,7 @@ def test_a_family_named_by_first_names_a_serial_comma_and_years_covered_once():
     assert [c.operation for c in computations(bernoullis)] == ["max", "reach"]
     assert listed_names("The Brontë sisters (Charlotte, Emily and Anne) wrote novels. Which of them died first?") == [
         "Charlotte Brontë", "Emily Brontë", "Anne Brontë"]
+    assert listed_names("Of Athens, Sparta and Thebes, which was founded first?") == ["Athens", "Sparta", "Thebes"]
     eras = ("China went through several eras of division: the Three Kingdoms, the Sixteen Kingdoms, the Northern and "
             "Southern dynasties, and the Five Dynasties and Ten Kingdoms. Which of these eras lasted longest, and if "
             "you count any overlapping years just once, how many years do the four cover altogether?")
