@@ -84,11 +84,11 @@ def _form_key(form: str) -> str:
     return re.sub(r"\bthe \{\}", "{}", form, flags=re.IGNORECASE)
 
 
-def fanned_out(questions: list[str], task: str) -> tuple[list[str], int] | None:
-    """(sub-questions, forms): each form asked of every thing the task lists, each thing's in turn (at most
-    MAX_FANOUT), then the questions naming none; None when the task lists nothing or no question names one thing
-    of the list (the split stands as it is)."""
-    names = listed_names(task)
+def fanned_out(questions: list[str], task: str, names: list[str] | None = None) -> tuple[list[str], int] | None:
+    """(sub-questions, forms): each form asked of every thing the task lists (`names`, its settled list; code's
+    reading when None), each thing's in turn (at most MAX_FANOUT), then the questions naming none; None when the
+    task lists nothing or no question names one thing of the list (the split stands as it is)."""
+    names = listed_names(task) if names is None else names
     if not names:
         return None
     found, others = forms(questions, names, task)

@@ -40,6 +40,7 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
         state.planned_steps = len(made.questions) + sum(callable(entry) for entry in state.injections.planned)
         tool = agent.tools.get(research.RESEARCH)
         if isinstance(tool, research.Research):  # against a server, the helpers start now, side by side
+            tool.things = [*made.names, *research.set_against(state.task)]
             tool.prefetch([entry[2] for entry in state.injections.planned if isinstance(entry, tuple)])
 
 
@@ -130,7 +131,7 @@ def split(agent, state: RunState, memory: Memory) -> research.Split:
     """The question split into sub-questions (a resumed run keeps its split)."""
     stored = memory.annotation("split")
     if stored is not None:
-        return research.Split.stored(stored)
+        return research.Split.stored(stored, state.task)
     made = research.split_question(side_call(agent, state), system_prompt(agent, state), state.task)
     memory.annotate("split", made.render())
     return made

@@ -13,6 +13,7 @@ while a child runs and puts it back after (`kept_context`), so the parent's prom
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,7 +25,8 @@ from pydantic import BaseModel
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, fanned_out, fanout_call, fanout_final,
                           forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import aside_of, computations, listed_names, set_against, span_forms, start_form
+from agent.reading import (aside_of, computations, listed_names, set_against, settled_list, span_forms, start_form,
+                           stated_counts)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers, singular_forms, year_range
 from core.text import clip
@@ -57,13 +59,14 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
             return "Error: give the question to research, e.g. How long is the Godavari River?"
         child_id = f"{parent_id}-sub-{uuid.uuid4().hex[:6]}"
         with getattr(llm, "kept_context", nullcontext)():
-            thing = thing_of(question, listed)
+            thing = thing_of(question, made.things)
             result = build_child(question, child_id, thing, aside_of(task, thing)).run(question)
         return report(question, result)
 
     made = Research(research, name=RESEARCH, description=DESCRIPTION)
     made.timeout_seconds = timeout
     made.concurrent = bool(getattr(llm, "concurrent", False))
+    made.things = listed  # the lead's opening settles the list (`Split.names`) and sets it again
     return made
 
 
@@ -89,6 +92,7 @@ class Research(Tool):
     are prefetched: their helpers run side by side, and each research call takes its own helper's report. The
     embedded model answers one call at a time, so there helpers run in turn."""
     concurrent = False
+    things: list[str] = []  # what the lead's question lists: a helper asked about one opens on its page
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -315,12 +319,15 @@ COMPUTE_THOUGHT = "I compute with the values the helpers established."
 
 
 class Split(BaseModel):
-    """A question split for helpers: the sub-questions, and what to do with their answers."""
+    """A question split for helpers: the sub-questions, what to do with their answers, and the things the question
+    lists (settled once, with the model's reading: `settled_list`; [] when it lists none)."""
     questions: list[str]
     operation: str = "none"
+    names: list[str] = []
 
     def render(self) -> str:
-        return "\n".join([*self.questions, f"Then: {self.operation}"])
+        return "\n".join([*self.questions, f"Then: {self.operation}", *([f"{NAMES}{json.dumps(self.names)}"]
+                                                                         if self.names else [])])
 
     @classmethod
     def parse(cls, text: str, task: str = "", limit: int = MAX_SUBQUESTIONS) -> "Split":
@@ -331,10 +338,14 @@ class Split(BaseModel):
         return cls(questions=list(dict.fromkeys(questions))[:limit], operation=operation)
 
     @classmethod
-    def stored(cls, note: str) -> "Split":
-        """From the run's note (a resumed run keeps its split, fanned out or not)."""
-        return cls.parse("\n".join(f"1. {line}" if not line.startswith("Then: ") else line
-                                   for line in note.splitlines() if line), limit=MAX_FANOUT)
+    def stored(cls, note: str, task: str = "") -> "Split":
+        """From the run's note (a resumed run keeps its split, fanned out or not, and its list: one stored before
+        lists were kept is code's reading of the task)."""
+        lines = [line for line in note.splitlines() if line]
+        names = next((json.loads(line[len(NAMES):]) for line in lines if line.startswith(NAMES)), None)
+        split = cls.parse("\n".join(f"1. {line}" if not line.startswith("Then: ") else line
+                                    for line in lines if not line.startswith(NAMES)), limit=MAX_FANOUT)
+        return split.model_copy(update={"names": listed_names(task) if names is None else names})
 
 
 def split_question(complete, system: str, task: str) -> Split:
@@ -342,24 +353,50 @@ def split_question(complete, system: str, task: str) -> Split:
     agent's own, so the backend's cached one serves this call too."""
     from core.llm import Message
     listed = listed_names(task)
+    if stated_counts(task) and len(listed) not in stated_counts(task):  # code's list misses the question's count
+        listed = settled_list(task, read_list(complete, system, task))
     said = (span_forms(task) or tuple(filter(None, [start_form(task)]))) if listed else ()
     if said:  # each thing's start and end (or start), in code's words: the model's split is not needed (nor its time)
-        return Split(questions=[form.format(name) for name in listed for form in said][:MAX_FANOUT])
+        return Split(questions=[form.format(name) for name in listed for form in said][:MAX_FANOUT], names=listed)
     completion = complete([Message(role="system", content=system),
                            Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
-    split = Split.parse(completion.text, task)
-    fanned = fanned_out(split.questions, task)
+    split = Split.parse(completion.text, task).model_copy(update={"names": listed})
+    fanned = fanned_out(split.questions, task, listed)
     if listed and fanned is None:  # the model asked the whole question again: one thing's question, by grammar
-        fanned = fanned_out([one_things_question(complete, system, task, listed[0])], task)
+        fanned = fanned_out([one_things_question(complete, system, task, listed[0])], task, listed)
     if fanned is not None:
         questions, forms = fanned
-        split = Split(questions=questions, operation=split.operation)
+        split = Split(questions=questions, operation=split.operation, names=listed)
         if forms > 1:  # two facts of each thing (born, died): the lead combines them, not one operation
             return split.model_copy(update={"operation": "none"})
     worded = next((operation for operation, words in _OPERATION_WORDS if words.search(task)), None)
     # with two answers or more to combine, plain wording wins even over "none" (measured: "how many years passed
     # between the launch of Sputnik 1 and the first crewed Moon landing" split in two, then "none")
     return split.model_copy(update={"operation": worded}) if worded and len(split.questions) >= 2 else split
+
+
+NAMES = "Names: "
+MAX_LISTED = 30
+LIST_PROMPT = ("The question names several things (people, places, works, events or other things) and asks the same "
+               "about each. Copy each one's name exactly as the question writes it, in order, without descriptions, "
+               "as a JSON list of strings.")
+# at most MAX_LISTED names of at most 70 characters: the reply cannot run into the token limit
+LIST_GBNF = ('root ::= "[" item ("," " " item){1,' + str(MAX_LISTED - 1) + '} "]"\n'
+             'item ::= "\\"" [^"\\n\\\\]{1,70} "\\""\n')
+
+
+def read_list(complete, system: str, task: str) -> list[str]:
+    """The things the question lists as the model reads them: a JSON list bounded by the grammar, [] when the reply
+    is no list. Code checks it before it counts (`settled_list`)."""
+    from core.llm import Message
+    reply = complete([Message(role="system", content=system),
+                      Message(role="user", content=f"Question: {task}\n\n{LIST_PROMPT}")], LIST_GBNF).text
+    try:
+        read = json.loads(reply)
+    except ValueError:
+        return []
+    # a list the grammar cut at its bound may have left names out (measured: twenty of held-out lh-01's 25 rivers)
+    return [str(item) for item in read] if isinstance(read, list) and len(read) < MAX_LISTED else []
 
 
 def one_things_question(complete, system: str, task: str, thing: str) -> str:
@@ -475,7 +512,7 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
             made = make()
             return made if made and all((s.action, s.action_input) != made[1:] for s in steps) else None
         return call
-    names = listed_names(task)
+    names = split.names
     asked_forms, others = forms(split.questions, names, task) if names else ([], [])
     # a thing beyond the list set against its pick is asked like the list, and code computes that gap too
     others = [question for question in others if not thing_of(question, set_against(task))]

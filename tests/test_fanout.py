@@ -3,6 +3,7 @@ each form of the model's sub-questions is asked of each thing, and those helper 
 own step limit. Lists as the suites word them, and a lead through the real loop, offline corpus and Chroma."""
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -11,7 +12,7 @@ from agent.config import AgentConfig
 from agent.fanout import MAX_FANOUT, answer_of, computed, fanned_out, forms
 from agent.llm.replay import Replay
 from agent.reading import Computation, computations, listed_names
-from agent.research import Split, compute_call, split_question
+from agent.research import LIST_GBNF, MAX_LISTED, Split, compute_call, read_list, split_question
 from agent.runs import build_agent
 from core.chroma import make_client
 from core.llm import Completion
@@ -108,11 +109,54 @@ def test_a_split_fans_out_keeping_one_forms_operation_but_not_two():
     task = "What is the combined length, in kilometres, of the Elbe, the Vistula and the Loire?"
     one = split_by("1. How long is the Elbe?\nThen: sum\n", task)
     assert one == Split(questions=["How long is the Elbe?", "How long is the Vistula?", "How long is the Loire?"],
-                        operation="sum")
+                        operation="sum", names=["Elbe", "Vistula", "Loire"])
     assert Split.stored(one.render()) == one  # a resumed lead keeps all of them
     two = split_by("1. When was Frida Kahlo born?\n2. When did Frida Kahlo die?\nThen: difference\n",
                    "Of Michelangelo, Diego Velázquez and Frida Kahlo, who lived longest?")
     assert len(two.questions) == 6 and two.operation == "none"
+
+
+PAINTERS = ("Take these five painters: Claude Monet, Edgar Degas and Pierre-Auguste Renoir, then Mary Cassatt, who "
+            "settled in Paris, and Berthe Morisot, a founder of the movement. Who died first?")
+FIVE = ["Claude Monet", "Edgar Degas", "Pierre-Auguste Renoir", "Mary Cassatt", "Berthe Morisot"]
+
+
+def replying(lists: str, split: str, grammars: list[str]):
+    """A side model that answers the list call (by its grammar) with `lists`, any other with `split`."""
+    def complete(messages, grammar):
+        grammars.append(grammar)
+        return Completion(text=lists if grammar == LIST_GBNF else split, usage=Usage(), model="m")
+    return complete
+
+
+def test_a_lead_asks_every_name_the_model_read_where_code_missed_the_questions_count():
+    assert listed_names(PAINTERS) == FIVE[:3]  # code's reading stops at "then": this test needs it to
+    grammars: list[str] = []
+    split = split_question(replying(json.dumps(FIVE), "1. When did Claude Monet die?\nThen: min\n", grammars),
+                           "system", PAINTERS)
+    assert split.names == FIVE and grammars[0] == LIST_GBNF
+    assert split.questions == [f"When did {name} die?" for name in FIVE]
+    assert Split.stored(split.render(), PAINTERS) == split  # a resumed lead keeps the list it settled
+    # a model's list of another length than the question states is not taken: code's stands
+    short = split_question(replying(json.dumps(FIVE[:4]), "1. When did Claude Monet die?\nThen: min\n", []),
+                           "system", PAINTERS)
+    assert short.names == FIVE[:3]
+
+
+def test_the_list_is_not_asked_of_the_model_where_code_reads_the_count_the_question_states():
+    grammars: list[str] = []
+    task = "Of these four mountains, K2, Lhotse, Makalu and Cho Oyu, which is highest?"
+    split = split_question(replying('["K2", "Lhotse"]', "1. How high is K2?\nThen: max\n", grammars), "system", task)
+    assert split.names == ["K2", "Lhotse", "Makalu", "Cho Oyu"] and LIST_GBNF not in grammars
+
+
+def test_a_list_reply_is_read_only_whole():
+    def reply(text):
+        return lambda messages, grammar: Completion(text=text, usage=Usage(), model="m")
+    assert read_list(reply('["A", "B", "C"]'), "system", "q") == ["A", "B", "C"]
+    assert read_list(reply('["A", "B"'), "system", "q") == []  # cut
+    assert read_list(reply(json.dumps([f"N{n}" for n in range(MAX_LISTED)])), "system", "q") == []  # at the bound
+    assert read_list(reply('{"A": 1}'), "system", "q") == []
 
 
 def test_a_difference_over_more_than_two_values_is_left_to_the_lead():

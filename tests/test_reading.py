@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from agent.reading import bounds, computations, listed_names, span_forms, start_form
+from agent.reading import (bounds, checked_list, computations, listed_names, settled_list, span_forms,
+                           start_form)
 
 
 @pytest.mark.parametrize("task, names", [
@@ -629,3 +630,31 @@ def test_one_end_of_a_time_in_power_asked_alone_is_no_span():
     assert span_forms(ended) is None
     held = "Taking each man's time in power as the end year minus the start year, who held on the longest?"
     assert span_forms(held) == ("When did {} take office?", "When did {} leave office?")
+
+
+PAINTERS = ("Take these five painters: Claude Monet, Edgar Degas and Pierre-Auguste Renoir, then Mary Cassatt, who "
+            "settled in Paris, and Berthe Morisot, a founder of the movement. Who died first?")
+FIVE = ["Claude Monet", "Edgar Degas", "Pierre-Auguste Renoir", "Mary Cassatt", "Berthe Morisot"]
+
+
+def test_the_models_list_counts_only_as_the_question_writes_it_in_one_stretch():
+    assert checked_list(PAINTERS, ["claude monet", "the Edgar Degas", "Pierre-Auguste Renoir, "]) == FIVE[:3]
+    assert checked_list(PAINTERS, ["Claude Monet", "Edgar Degas", "Paul Cézanne"]) == []  # not in the question
+    assert checked_list(PAINTERS, ["Edgar Degas", "Claude Monet", "Mary Cassatt"]) == []  # not in its order
+    assert checked_list(PAINTERS, ["Claude Monet", "Edgar Degas"]) == []  # no list
+    assert checked_list(PAINTERS, ["Monet", "Monet", "Degas"]) == []
+    far = "Tell me about painters. " + "Some context here. " * 10 + "Which of Monet, Degas and Renoir died first?"
+    assert checked_list(far, ["painters", "Monet", "Degas", "Renoir"]) == []  # a word from elsewhere
+
+
+def test_the_models_list_stands_only_where_the_questions_count_says_code_missed_names():
+    assert listed_names(PAINTERS) == FIVE[:3]
+    assert settled_list(PAINTERS, FIVE) == FIVE
+    assert settled_list(PAINTERS, FIVE[:4]) == FIVE[:3]  # not the count either
+    assert settled_list(PAINTERS, ["Claude Monet", "Edgar Degas", "Paul Cézanne"]) == FIVE[:3]  # not checked
+    four = "Of these four mountains, K2, Lhotse, Makalu and Cho Oyu, which is highest?"
+    assert settled_list(four, ["K2", "Lhotse", "Makalu", "Cho Oyu", "Everest"]) == ["K2", "Lhotse", "Makalu", "Cho Oyu"]
+    # a count that is another's ("the three longest") and a model's list cut short: code read more, and stands
+    rivers = "Of the Elbe, the Rhine, the Loire, the Vistula, the Oder and the Seine, which three are longest?"
+    assert len(listed_names(rivers)) == 6
+    assert settled_list(rivers, ["Elbe", "Rhine", "Loire"]) == listed_names(rivers)

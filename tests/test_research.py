@@ -273,6 +273,24 @@ def test_kept_context_spares_the_parent_prompt_a_child_run_would_evict(local_llm
     assert evicted.evaluated_prompt_tokens > restored.evaluated_prompt_tokens + 100  # the part after the system prompt
 
 
+@pytest.mark.slow
+def test_the_real_model_reads_every_name_of_a_list_code_cuts_short(local_llm, tools):
+    """Code reads three of the five painters (the rest come after "then"); the 1.5B model, asked with the lead's own
+    system prompt, copies all five, and the question's count lets its list stand."""
+    from agent import prompts
+    from agent.reading import listed_names, settled_list
+    from agent.research import read_list, with_research
+    from memory.base import Context
+    task = ("Take these five painters: Claude Monet, Edgar Degas and Pierre-Auguste Renoir, then Mary Cassatt, who "
+            "settled in Paris, and Berthe Morisot, a founder of the movement. Who died first?")
+    system = prompts.build_messages(task, Context(), with_research(tools, refusing_tool()).describe(),
+                                    "2026-12-05")[0].content
+    read = read_list(lambda messages, grammar: local_llm.complete(messages, grammar=grammar), system, task)
+    assert len(listed_names(task)) == 3
+    assert settled_list(task, read) == ["Claude Monet", "Edgar Degas", "Pierre-Auguste Renoir", "Mary Cassatt",
+                                        "Berthe Morisot"]
+
+
 def test_against_a_concurrent_model_the_helpers_run_side_by_side(tools, store, tmp_path):
     """A server serves several calls at once: the lead's planned helpers start together. Each helper's first call
     waits at a barrier for the other's, so helpers run one after the other would break it (and fail the test)."""
