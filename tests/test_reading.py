@@ -642,6 +642,12 @@ def test_the_models_list_counts_only_as_the_question_writes_it_in_one_stretch():
     assert checked_list(PAINTERS, ["Claude Monet", "Edgar Degas", "Paul Cézanne"]) == []  # not in the question
     assert checked_list(PAINTERS, ["Edgar Degas", "Claude Monet", "Mary Cassatt"]) == []  # not in its order
     assert checked_list(PAINTERS, ["Claude Monet", "Edgar Degas"]) == []  # no list
+    wars = ("Four 18th-century European wars: the War of the Spanish Succession, the Great Northern War, the War of "
+            "the Austrian Succession and The Seven Years' War. Which lasted longest?")
+    assert checked_list(wars, ["Four 18th-century European wars", "the War of the Spanish Succession",
+                               "Great Northern War", "the War of the Austrian Succession", "The Seven Years' War"]
+                        ) == ["War of the Spanish Succession", "Great Northern War", "War of the Austrian Succession",
+                              "The Seven Years' War"]  # its heading is no thing; a capital "The" is the title's
     assert checked_list(PAINTERS, ["Monet", "Monet", "Degas"]) == []
     far = "Tell me about painters. " + "Some context here. " * 10 + "Which of Monet, Degas and Renoir died first?"
     assert checked_list(far, ["painters", "Monet", "Degas", "Renoir"]) == []  # a word from elsewhere
