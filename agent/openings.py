@@ -51,8 +51,8 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
     """When the thing's own title is no page (or an ambiguous one), the page it means, read by code as well; None
     otherwise. That page is the other name the question gave it in brackets ("the daisy family (Asteraceae)"); else
     an irregular plural's singular, offered or not ("lice": Louse); else the offered title that is the thing with
-    "The" before it or whose capitals spell it (`_named_by`), that names it more fully (`_fuller`), or that is the
-    thing in the singular ("cacti": Cactus). Measured on held-out lh-34: helpers told there is no page "Italian"
+    "The" before it or whose capitals spell it (`_named_by`), the thing less its owner or kind (`_plainer`), that
+    names it more fully (`_fuller`), or that is the thing in the singular ("cacti": Cactus). Measured on held-out lh-34: helpers told there is no page "Italian"
     answered that Italian has no native speakers; on omh-113, a helper never read the Cactus page and answered that
     there are 5 species of cacti."""
     def missing(step) -> bool:  # or ambiguous: "Doors" may be The Doors or Door
@@ -68,7 +68,7 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
         return f"{why}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
     offered = last.findings.pages
     title = (IRREGULAR_PLURALS[thing.lower()].capitalize() if thing.lower() in IRREGULAR_PLURALS  # not offered
-             else _named_by(thing, offered) or _fuller(thing, question, offered)
+             else _named_by(thing, offered) or _plainer(thing, offered) or _fuller(thing, question, offered)
              or next((title for title in offered if _singular_of(title, thing)), None))
     return (f"{why}; I read {title}.", FIRST_LOOKUP_TOOL, title) if title else None
 
@@ -78,6 +78,17 @@ def _named_by(thing: str, offered: list[str]) -> str | None:
     "NFL": National Football League (held-out lh-41 and omh-152 read neither)."""
     return next((title for title in offered if title.lower() == f"the {thing.lower()}" or len(thing) > 1
                  and thing.isupper() and "".join(re.findall(r"\b[A-Z]", title)) == thing), None)
+
+
+def _plainer(thing: str, offered: list[str]) -> str | None:
+    """The offered title that is the thing less its owner or its kind: "NASA's Apollo program": Apollo program,
+    "Tevatron particle accelerator": Tevatron (held-out omh-185: their helpers read neither page, and both values,
+    unverified, were left out of the computation)."""
+    owner = re.match(r"^[^'’]+['’]s\s+(.+)$", thing)
+    words = thing.split()
+    plainer = [*([owner.group(1)] if owner else []),
+               *(" ".join(words[:n]) for n in range(len(words) - 1, 0, -1) if all(w.islower() for w in words[n:]))]
+    return next((title for name in plainer for title in offered if title.casefold() == name.casefold()), None)
 
 
 def _fuller(thing: str, question: str, offered: list[str]) -> str | None:

