@@ -649,6 +649,26 @@ def lead_with_helpers(task: str, split: str, answers: list[str], offline_wiki):
     return result
 
 
+def test_a_lead_settles_the_models_list_and_each_of_its_helpers_opens_on_its_things_page(offline_wiki):
+    """Code reads three of the five painters (the rest come after "then"); the model's list, asked because the
+    question says five, is the lead's: each of the five helpers opens on its painter's page, and code picks the
+    first to die among all five (Gauguin, whom code's list left out)."""
+    task = ("Take these five painters: Claude Monet, Edgar Degas and Pierre-Auguste Renoir, then Paul Cézanne, who "
+            "worked in Provence, and Paul Gauguin, who went to Tahiti. Who died first?")
+    painters = {"Claude Monet": "1926", "Edgar Degas": "1917", "Pierre-Auguste Renoir": "1919",
+                "Paul Cézanne": "1906", "Paul Gauguin": "1903"}
+    assert len(listed_names(task)) == 3
+    llm = Replay([json.dumps(list(painters)), "1. When did Claude Monet die?\nThen: min\n",
+                  *(step("It says so.", "Final", f"{name} died in {year}.") for name, year in painters.items())])
+    result = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
+                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, max_steps=1)).run()
+    helpers = [s for s in result.steps if s.action == "research"]
+    assert [s.action_input for s in helpers] == [f"When did {name} die?" for name in painters]
+    assert [s.tool_calls[0]["input"] for s in helpers] == list(painters)  # each opened on its own page
+    assert "Paul Gauguin" in result.answer and "1903" in result.answer
+
+
 def test_a_one_digit_answer_is_sourced_and_computed_with(offline_wiki):
     """Held-out omh-132: "The atomic number of oxygen is 8." went back unverified, a lone digit being no number to
     the source finder, and with oxygen's value missing the lead answered alone."""

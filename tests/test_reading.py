@@ -575,6 +575,13 @@ def test_an_age_made_it_to_or_reached_bare_is_a_lower_bound_kept():
     assert bounds("Of Ada, Bea and Cy, who never reached 60?")[0] == -float("inf")
 
 
+def test_who_died_first_or_last_is_the_earliest_or_latest_death():
+    assert [c.operation for c in computations("Of Ada Lovelace, Mary Somerville and Caroline Herschel, who died "
+                                              "first?")] == ["min"]
+    assert [c.operation for c in computations("Of Ada Lovelace, Mary Somerville and Caroline Herschel, who died "
+                                              "last?")] == ["max"]
+
+
 def test_a_family_named_by_first_names_a_serial_comma_and_years_covered_once():
     """Held-out omh-172 read "Three Bernoullis - Jacob, Johann and Daniel - plus ... Leonhard Euler" as three first
     names, and missed "from the first of them being born to the last of them dying"; omh-176 split "the Northern
