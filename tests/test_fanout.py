@@ -775,6 +775,17 @@ def test_a_helper_reads_the_title_its_thing_names_less_its_owner_or_its_kind(off
     assert result.steps[2].tool_calls[1]["observation"].startswith("Tevatron")
 
 
+def test_a_helper_reads_the_title_that_ends_with_its_things_name(offline_wiki):
+    """Held-out lh-80: no page is titled "Duke of Wellington"; its helper read the first offered title, Duke
+    Ellington, and a jazz pianist's years entered the soldiers' average."""
+    task = "Of the Duke of Wellington, the Duke of Marlborough and Giuseppe Garibaldi, who was born first?"
+    result = lead_with_helpers(task, "1. When was the Duke of Wellington born?\nThen: min\n",
+                               ["He was born long ago."] * 3, offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
+    assert reads[:2] == [["Duke of Wellington", "Arthur Wellesley, 1st Duke of Wellington"],
+                         ["Duke of Marlborough", "John Churchill, 1st Duke of Marlborough"]]
+
+
 def test_a_reigns_start_alone_is_asked_once_of_each_ruler_and_computed_as_a_year():
     """Held-out lh-52 dated each ruler by the year "each came to the throne": code asked the start and the end of
     every reign (32 helpers for 16 facts), and the lead never answered."""
