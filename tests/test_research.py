@@ -166,6 +166,15 @@ def test_facts_enter_the_ledger_only_with_a_quote_found_in_the_observation():
                                   sentences=["Galileo was born on 15 February 1564 in Pisa."],
                                   answer="Galileo was born on 15 February 1564.", subrun="r-sub-1"))
     assert [fact.value for fact in facts_of(born)] == ["1564"]
+    # asked when one died, an answer that gives both years answers with the death's (held-out lh-83 took births)
+    quote = "English naturalist and botanist (1743–1820)"
+    died = Step(index=1, action="research", action_input="What is the year of death of Joseph Banks?",
+                observation=f'Answer: Joseph Banks was born in 1743 and died in 1820.\nSource: Joseph Banks: "{quote}"',
+                findings=Findings(status=ToolStatus.found, pages=["Joseph Banks"], sentences=[quote],
+                                  answer="Joseph Banks was born in 1743 and died in 1820.", subrun="r-sub-2"))
+    assert [fact.value for fact in facts_of(died)] == ["1820"]
+    asked_birth = died.model_copy(update={"action_input": "When was Joseph Banks born?"})
+    assert [fact.value for fact in facts_of(asked_birth)] == ["1743"]
 
 
 def test_a_lookups_distance_from_a_place_is_no_fact_of_its_page(offline_wiki):
