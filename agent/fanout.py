@@ -149,8 +149,9 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
         made = Computed(f"{made.thought} The question counts in {computation.scale}s.",
                         f"({made.expression}) / {factor}",
                         made.sentence.replace("{result}", f"{{result}} {computation.scale}"))
-    if computation.digits is not None:
-        made = made._replace(expression=f"round({made.expression}, {computation.digits})")
+    if computation.digits is not None:  # shown with the decimals asked for (held-out lh-84's 1.804 read "1.8")
+        made = made._replace(expression=f"round({made.expression}, {computation.digits})",
+                             sentence=made.sentence.replace("{result}", "{rounded}"))
     return made
 
 
@@ -317,9 +318,15 @@ def shown(number: str, thousands: str = ",") -> str:
 
 
 def answer_of(sentences: list[str], results: list[str]) -> str:
-    """The answer: each computation's sentence with its result."""
+    """The answer: each computation's sentence with its result (one rounded as the question asked, as computed)."""
     return " ".join(sentence.replace("{result}", shown(result)).replace("{year}", shown(result, ""))
+                    .replace("{rounded}", _with_thousands(result))
                     if result else sentence for sentence, result in zip(sentences, results))
+
+
+def _with_thousands(number: str) -> str:
+    whole, point, decimals = number.partition(".")
+    return f"{int(whole):,}{point}{decimals}" if whole.lstrip("-").isdigit() else number
 
 
 # ---- the lead's planned computations and answer, from the values its helpers found ------------------------------

@@ -269,6 +269,16 @@ def test_calendar_years_are_written_as_years():
     assert answer_of([made.sentence], ["1849.3333"]) == "Their mean year is 1849.33."
 
 
+def test_a_result_rounded_as_the_question_asks_is_written_with_those_decimals():
+    """Held-out lh-84 asked a ratio "to three decimal places": the calculator gave 1.804, the answer said 1.8."""
+    made = computed(Computation("ratio", digits=3), [("Weber", "56"), ("Comte", "59"), ("Lévi-Strauss", "101")],
+                    "years")
+    assert made.expression.startswith("round(") and made.expression.endswith(", 3)")
+    assert answer_of([made.sentence], ["1.804"]).endswith("the first is 1.804 times the second.")
+    total = computed(Computation("sum", digits=1), [("A", "1200.25"), ("B", "3.5")], "km")
+    assert "1,203.8" in answer_of([total.sentence], ["1203.8"])
+
+
 def test_a_computation_names_the_things_it_uses_and_keeps_to_the_bounds():
     values = [("Elbe", "1094"), ("Vistula", "1047"), ("Loire", "1006"), ("Oder", "840")]
     made = computed(Computation("sum", 2, False, word="shortest"), values, "km")
