@@ -52,9 +52,9 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
     otherwise. That page is the other name the question gave it in brackets ("the daisy family (Asteraceae)"); else
     an irregular plural's singular, offered or not ("lice": Louse); else the offered title that is the thing with
     "The" before it or whose capitals spell it (`_named_by`), the thing less its owner or kind (`_plainer`), that
-    names it more fully (`_fuller`), or that is the thing in the singular ("cacti": Cactus). Measured on held-out lh-34: helpers told there is no page "Italian"
-    answered that Italian has no native speakers; on omh-113, a helper never read the Cactus page and answered that
-    there are 5 species of cacti."""
+    names it more fully (`_fuller`), or that is the thing in the singular ("cacti": Cactus). Measured on held-out
+    lh-34: helpers told there is no page "Italian" answered that Italian has no native speakers; on omh-113, a helper
+    never read the Cactus page and answered that there are 5 species of cacti."""
     def missing(step) -> bool:  # or ambiguous: "Doors" may be The Doors or Door
         return bool(step and step.findings and step.findings.status in (ToolStatus.missing, ToolStatus.ambiguous))
     last = steps[-1] if steps else None
@@ -93,8 +93,9 @@ def _plainer(thing: str, offered: list[str]) -> str | None:
 
 def _fuller(thing: str, question: str, offered: list[str]) -> str | None:
     """The offered title that names the thing more fully ("John, King of England" for John: held-out omh-136 read
-    John the Apostle's page; "Arthur Wellesley, 1st Duke of Wellington" for Duke of Wellington); of several, the one nearest the question in meaning ("native speakers" is about a
-    language: "Italian language", not "Italian literature")."""
+    John the Apostle's page; "Arthur Wellesley, 1st Duke of Wellington" for Duke of Wellington); of several, the one
+    nearest the question in meaning ("native speakers" is about a language: "Italian language", not "Italian
+    literature")."""
     # or that ends with it after a comma: "Arthur Wellesley, 1st Duke of Wellington" (held-out lh-80's helper read
     # the first offered title, Duke Ellington)
     fuller = [title for title in offered if title.lower().startswith((f"{thing.lower()} ", f"{thing.lower()}, "))

@@ -529,7 +529,8 @@ _REACHED = re.compile(rf"\b(?:lived|live|living|made it|got|reached)\s+(?:to\s+)
                       rf"|(?<!not )(?<!never )\breached (?:the age of )?{_NUMBER}(?![\w\s]*\bor\b)", re.IGNORECASE)
 # "which of them date from 1901 to 1950 inclusive" (held-out lh-82 named none)
 _BETWEEN = re.compile(rf"\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}|\({_NUMBER}\s+to\s+{_NUMBER}\)"
-                      rf"|\bfrom\s+{_NUMBER}\s+(?:to|through)\s+{_NUMBER}(?=\s+inclusive\b|\s*,?\s+(?:and|or)\b|\s*[,?.])",
+                      rf"|\bfrom\s+{_NUMBER}\s+(?:to|through)\s+{_NUMBER}"
+                      r"(?=\s+inclusive\b|\s*,?\s+(?:and|or)\b|\s*[,?.])",
                       re.IGNORECASE)
 
 
@@ -742,8 +743,8 @@ def computations(task: str) -> list[Computation]:
         sentence = re.sub(r"\bmost recent(?:ly)?\b", "latest", sentence, flags=re.IGNORECASE)
         # "how many years separate the first death from the most recent one" is the earliest's (held-out lh-83 set
         # those within the bound against the latest)
-        sentence = re.sub(r"\bthe first(?=\s+\w+\s+(?:from|to|and)\s+the\s+(?:latest|last|newest)\b)", "the earliest",
-                          sentence, flags=re.IGNORECASE)
+        sentence = re.sub(r"\bthe first(?=\s+\w+\s+(?:from|to|and)\s+the\s+(?:latest|last|newest)\b)",
+                          "the earliest", sentence, flags=re.IGNORECASE)
         sentence = _ROUNDING.sub("", sentence)  # "Round to the nearest whole number" picks nothing (held-out omh-99)
         # "which one outlived all the others" died the latest (held-out omh-94)
         sentence = re.sub(r"\boutlived (?:all )?(?:the )?others\b", "died latest", sentence, flags=re.IGNORECASE)

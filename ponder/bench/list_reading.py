@@ -36,7 +36,8 @@ def read_lists(question: BenchQuestion, complete: Callable, system: str) -> dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ponder.bench.list_reading", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ids", required=True, help="comma-separated ids of offline-multihop or long-horizon questions")
+    parser.add_argument("--ids", required=True,
+                        help="comma-separated ids of offline-multihop or long-horizon questions")
     parser.add_argument("--out", type=Path, help="write one JSON row a question here, then the summary")
     args = parser.parse_args(argv)
     suites = {q.id: q for name in ("offline-multihop", "long-horizon") for q in load_suite(name)}
