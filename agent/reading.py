@@ -289,8 +289,7 @@ def _plus_names(task: str, best: list[str]) -> list[str]:
     while len(more) < 6 and (name := _PLUS_NAME.match(task, at)) and name.end() > at:
         more.append(name.group(1))
         at = name.end()
-    counts = {_NUMBER_WORDS[word.lower()] for word in re.findall(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", task, re.I)}
-    return [*best, *more] if more and len(best) + len(more) in counts else best
+    return [*best, *more] if more and len(best) + len(more) in _worded_numbers(task) else best
 
 
 # The model's reading of the list, checked by code. Regex readers miss new wordings on every fresh set (names after
@@ -305,26 +304,31 @@ _HEADING_GAP = re.compile(r"[:–—]|\s-\s|\b(?:among|of|including|between|from
 def checked_list(task: str, read: list[str]) -> list[str]:
     """The model's list, each name as the question writes it; [] unless there are three names or more, each in the
     question, in the question's order, and close together (one stretch of text, not a word from elsewhere)."""
-    found, at, end = [], -1, None
+    found, spans, folded = [], [], task.casefold()
     for name in (" ".join(str(item).split()).strip(" ,;.:") for item in read):
-        start = task.casefold().find(name.casefold(), at + 1) if name else -1
+        after = spans[-1][0] + 1 if spans else 0
+        start = folded.find(name.casefold(), after) if name else -1
         if start < 0 and re.match(r"the\s", name, re.IGNORECASE):  # "the" the question does not write
             name = name[4:].lstrip()
-            start = task.casefold().find(name.casefold(), at + 1) if name else -1
-        if start < 0 or (end is not None and start - end > _GAP_BETWEEN_ITEMS):
+            start = folded.find(name.casefold(), after) if name else -1
+        if start < 0 or (spans and start - spans[-1][1] > _GAP_BETWEEN_ITEMS):
             return []
         # "the War of the Spanish Succession" is the war; "The Starry Night", capital mid-sentence, a title
         found.append(re.sub(r"^the\s+", "", task[start:start + len(name)]))
-        at, end = start, start + len(name)
-    if len(found) > 3 and _HEADING_GAP.search(task[task.find(found[0]) + len(found[0]):task.find(found[1])]):
+        spans.append((start, start + len(name)))
+    if len(found) > 3 and _HEADING_GAP.search(task[spans[0][1]:spans[1][0]]):
         found = found[1:]  # the list's heading, not its first thing: "Four 18th-century European wars: the ..."
     return found if len(found) >= 3 and len({name.casefold() for name in found}) == len(found) else []
 
 
-def stated_counts(task: str) -> set[int]:
-    """The counts the question states in words ("five figures", "these eleven"), three and up."""
+def _worded_numbers(task: str) -> set[int]:
     words = re.findall(rf"\b(?:{'|'.join(_NUMBER_WORDS)})\b", task, re.IGNORECASE)
-    return {_NUMBER_WORDS[word.lower()] for word in words} - {2}
+    return {_NUMBER_WORDS[word.lower()] for word in words}
+
+
+def stated_counts(task: str) -> set[int]:
+    """The counts the question states in words ("five figures", "these eleven") that a list can have: three and up."""
+    return {number for number in _worded_numbers(task) if number >= 3}
 
 
 def settled_list(task: str, read: list[str]) -> list[str]:

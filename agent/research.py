@@ -352,8 +352,8 @@ def split_question(complete, system: str, task: str) -> Split:
     """The question split by the model (complete(messages, grammar) -> Completion); the system prompt is the
     agent's own, so the backend's cached one serves this call too."""
     from core.llm import Message
-    listed = listed_names(task)
-    if stated_counts(task) and len(listed) not in stated_counts(task):  # code's list misses the question's count
+    listed, counts = listed_names(task), stated_counts(task)
+    if counts and len(listed) not in counts:  # code's list misses the question's count
         listed = settled_list(task, read_list(complete, system, task))
     said = (span_forms(task) or tuple(filter(None, [start_form(task)]))) if listed else ()
     if said:  # each thing's start and end (or start), in code's words: the model's split is not needed (nor its time)
