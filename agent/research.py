@@ -25,8 +25,8 @@ from pydantic import BaseModel
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, fanned_out, fanout_call, fanout_final,
                           forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import (aside_of, computations, listed_names, set_against, settled_list, span_forms, start_form,
-                           stated_counts)
+from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, span_forms,
+                           start_form, stated_counts)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers, singular_forms, year_range
 from core.text import clip
@@ -355,7 +355,7 @@ def split_question(complete, system: str, task: str) -> Split:
     listed, counts = listed_names(task), stated_counts(task)
     if counts and len(listed) not in counts:  # code's list misses the question's count
         listed = settled_list(task, read_list(complete, system, task))
-    said = (span_forms(task) or tuple(filter(None, [start_form(task)]))) if listed else ()
+    said = (span_forms(task) or tuple(filter(None, [start_form(task) or end_form(task)]))) if listed else ()
     if said:  # each thing's start and end (or start), in code's words: the model's split is not needed (nor its time)
         return Split(questions=[form.format(name) for name in listed for form in said][:MAX_FANOUT], names=listed)
     completion = complete([Message(role="system", content=system),

