@@ -476,7 +476,8 @@ def start_form(task: str) -> str | None:
 def span_forms(task: str) -> tuple[str, str] | None:
     """The two questions (start, end) each listed thing is asked when the question ranks or bounds spans ("who
     lived the longest", "which reigned longest", "which lasted more than 15 years"); None otherwise."""
-    if start_form(task) or end_form(task) or _STATED_DURATION.search(task) or (_ONE_END.search(task) and not _BOTH_ENDS.search(task)):
+    if start_form(task) or end_form(task) or _STATED_DURATION.search(task) or (
+            _ONE_END.search(task) and not _BOTH_ENDS.search(task)):
         return None
     said = next((pair for words, pair in _SPANS if words.search(task)), None)
     if said or not _LIVED.search(task):
