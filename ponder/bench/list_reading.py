@@ -2,7 +2,7 @@
 of things its evidence names: code's (agent/reading.listed_names), the model's (agent/research.read_list: the list
 the side model copies under a grammar, with the research lead's own system prompt) as code checks it
 (`checked_list`), and the one the lead settles on (`settled_list`: the model's only where the question states a
-count that code's misses). It needs the model: about 7 s a question on two cores.
+count that code's misses, or where code reads no list). It needs the model: about 7 s a question on two cores.
 
     python -m ponder.bench.list_reading --ids omh-182,lh-78 [--out FILE.jsonl]
 """
