@@ -300,6 +300,24 @@ def test_the_real_model_reads_every_name_of_a_list_code_cuts_short(local_llm, to
                                         "Berthe Morisot"]
 
 
+@pytest.mark.slow
+def test_the_real_model_reads_a_list_code_reads_none_of(local_llm, tools):
+    """Lower-case things after possessives read no list in code; the 1.5B model, asked with the lead's own system
+    prompt, copies the three, and code's check lets them stand."""
+    from agent import prompts
+    from agent.reading import listed_names, settled_list, unread_list
+    from agent.research import read_list, with_research
+    from memory.base import Context
+    task = ("Of NASA's Apollo program, China's one-child policy and the Tevatron particle accelerator, which began "
+            "first, and how many years passed between the first and the last of them?")
+    system = prompts.build_messages(task, Context(), with_research(tools, refusing_tool()).describe(),
+                                    "2026-12-06")[0].content
+    assert listed_names(task) == [] and unread_list(task)
+    read = read_list(lambda messages, grammar: local_llm.complete(messages, grammar=grammar), system, task)
+    assert [name.removeprefix("the ") for name in settled_list(task, read)] == [
+        "NASA's Apollo program", "China's one-child policy", "Tevatron particle accelerator"]
+
+
 def test_against_a_concurrent_model_the_helpers_run_side_by_side(tools, store, tmp_path):
     """A server serves several calls at once: the lead's planned helpers start together. Each helper's first call
     waits at a barrier for the other's, so helpers run one after the other would break it (and fail the test)."""
