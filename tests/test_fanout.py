@@ -143,6 +143,23 @@ def test_a_lead_asks_every_name_the_model_read_where_code_missed_the_questions_c
     assert short.names == FIVE[:3]
 
 
+def test_a_lead_asks_the_model_for_the_list_where_code_reads_none_and_asks_each_thing():
+    """Lower-case things after possessives read no list in code: the model's list, checked, is the split's, and
+    each thing is asked the split's form; a question without two commas is not asked about."""
+    task = ("Of NASA's Apollo program, China's one-child policy and the Tevatron particle accelerator, which began "
+            "first?")
+    things = ["NASA's Apollo program", "China's one-child policy", "Tevatron particle accelerator"]
+    grammars: list[str] = []
+    split = split_question(replying(json.dumps(things), "1. When did NASA's Apollo program begin?\nThen: min\n",
+                                    grammars), "system", task)
+    assert grammars[0] == LIST_GBNF and split.names == things
+    assert split.questions == [f"When did {thing} begin?" for thing in things]
+    grammars.clear()
+    split_question(replying(json.dumps(things), "1. How long is the Elbe?\nThen: max\n", grammars), "system",
+                   "Which is longer, the Elbe or the Oder?")
+    assert LIST_GBNF not in grammars
+
+
 def test_the_list_is_not_asked_of_the_model_where_code_reads_the_count_the_question_states():
     grammars: list[str] = []
     task = "Of these four mountains, K2, Lhotse, Makalu and Cho Oyu, which is highest?"
