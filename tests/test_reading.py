@@ -754,3 +754,19 @@ def test_where_code_reads_no_list_the_models_checked_list_stands():
     assert settled_list(task, ["Apollo program", "Tevatron", "NASA"]) == []  # not in the question's order
     assert not unread_list("Which is longer, the Godavari River or the Krishna River?")
     assert not unread_list(PAINTERS)  # code reads a list: the count settles whether the model is asked
+
+
+def test_a_count_of_years_in_words_is_a_bound():
+    """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
+    to?" set no bound, and code added all fifteen wars. A war's title is no count."""
+    from agent.reading import Computation
+    wars = ("Of the Imjin War, the Taiping Rebellion, the Paraguayan War and the Iraq War, which of them lasted more "
+            "than twelve years, and how many years do those long ones add up to?")
+    (low, high) = bounds(wars)
+    assert 12 < low < 12.001 and high == float("inf")
+    assert computations(wars) == [Computation("sum", 0, True, low, high)]
+    assert bounds("Which lasted under twenty years: the Thirty Years' War, the Boer War or the Gulf War?")[1] < 20
+    assert bounds("Of the Thirty Years' War, the Seven Years' War and the Hundred Years' War, which was longest?") == (
+        float("-inf"), float("inf"))
+    assert bounds("Which lasted longer than the Thirty Years' War: the Eighty Years' War or the Nine Years' War?") == (
+        float("-inf"), float("inf"))
