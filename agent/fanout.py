@@ -186,7 +186,7 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         high, low = sorted([value, other], key=Decimal, reverse=True)
         return Computed(f"Of the others, {best}'s value is the nearest to {computation.other}'s: I take their gap.",
                         f"{high} - {low}", f"{best} ({stated(value)}) is the closest to {computation.other} "
-                        f"({stated(other)}): {{result}}{unit} apart.")
+                        f"({stated(other)}): {{result}}{unit.removesuffix(' ago')} apart.")  # a gap is no date
     if operation == "after_named":  # those above the named one's value: "still alive when Disney died" (omh-187)
         if other is None:
             return None
