@@ -290,6 +290,9 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
     names = _listed(name for name, _ in chosen)
     if operation == "top":  # a pick of k, no arithmetic: code ranks, the calculator is not called
         return Computed("", "", f"The {computation.count} {word} are {names}.")
+    if operation == "within" and word == "how many":  # counted by the calculator, so the answer's count is a result
+        return Computed(f"I count those within the question's bounds: {names}.", " + ".join("1" for _ in chosen),
+                        f"{{result}} of them are within the question's bounds: {names}.")
     if operation == "within":  # the things within the bounds, no arithmetic either
         return Computed("", "", f"Those within the question's bounds are {names}.")
     which = (f"the {computation.count} {'highest' if computation.highest else 'lowest'} values ({names})"

