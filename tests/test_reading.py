@@ -825,3 +825,12 @@ def test_a_title_in_the_plural_before_the_list_is_every_names_and_going_back_fur
               "founded?")
     assert [(c.operation, c.word) for c in computations(cities)] == [
         ("min", "earliest"), ("max", "newest"), ("range", "")]
+
+
+def test_years_that_head_a_list_bound_nothing():
+    """Held-out omh-192: "China and Japan fought a string of wars between 1839 and 1945: the First Opium War, ..."
+    kept no war's span within 1839 to 1945."""
+    wars = ("China and Japan fought a string of wars between 1839 and 1945: the First Opium War, the Second Opium War "
+            "and the Russo-Japanese War. Which one ran the longest?")
+    assert bounds(wars) == (float("-inf"), float("inf"))
+    assert bounds("Of Goya, Kahlo and Repin, which were born between 1800 and 1900?") == (1800, 1900)
