@@ -48,6 +48,12 @@ def store():
     return Store(make_client("memory"))
 
 
+def page_read(page: str, sentences: list[str]) -> Step:
+    """A helper's read of a page, its sentences found: what the read-off functions look through."""
+    return Step(index=0, thought="", action="wikipedia_summary", action_input=page, observation=" ".join(sentences),
+                findings=Findings(status=ToolStatus.found, pages=[page], sentences=sentences))
+
+
 def lead(llm, tools, store, tmp_path, run_id=None, **config):
     return build_agent(TASK, llm, tools, store=store, strategy="compact",
                        run_id=run_id or f"lead-{uuid.uuid4().hex[:6]}",
@@ -534,9 +540,7 @@ def test_a_count_the_helpers_page_states_is_kept_as_it_is():
     # species" (of other clades) is no count of the thing's
     sentences = ["Amoebozoa is a major taxonomic group containing about 2,400 described species of amoeboid protists.",
                  "It is the sister group to clades comprising some 300 species of unicellular eukaryotes."]
-    amoebae = Step(index=0, thought="", action="wikipedia_summary", action_input="Amoebozoa",
-                   observation=" ".join(sentences),
-                   findings=Findings(status=ToolStatus.found, pages=["Amoebozoa"], sentences=sentences))
+    amoebae = page_read("Amoebozoa", sentences)
     asked = "How many species does Amoebozoa have?"
     assert read_count(asked, "Amoebozoa has about 2,400 species.", [amoebae]) is None
     assert read_count(asked, "Amoebozoa has 12 species.", [amoebae]) == ("Amoebozoa", sentences[0], "2,400 species")
@@ -580,14 +584,11 @@ def test_a_spans_end_answered_with_the_end_of_one_of_its_pages_ranges_is_kept():
     from agent.research import read_year
     sentences = ["Nationwide armed struggle in Mexico (1910–1920)",
                  "Revolutionary generals held power from 1920 to 1940."]
-    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Mexican Revolution",
-                observation=" ".join(sentences),
-                findings=Findings(status=ToolStatus.found, pages=["Mexican Revolution"], sentences=sentences))
+    read = page_read("Mexican Revolution", sentences)
     answer = "The Mexican Revolution ended on 1 December 1920."
     assert read_year("When did the Mexican Revolution end?", answer, [read]) is None
     assert read_year("When did the Mexican Revolution begin?", "It began on 20 November 1910.", [read]) is None
-    only_its_own = read.model_copy(update={"findings": Findings(status=ToolStatus.found, pages=["Mexican Revolution"],
-                                                                 sentences=sentences[:1])})
+    only_its_own = page_read("Mexican Revolution", sentences[:1])
     assert read_year("When did the Mexican Revolution begin?", "It ended in 1920.", [only_its_own])[2] == "1910"
 
 
