@@ -320,8 +320,10 @@ def test_the_real_model_reads_a_list_code_reads_none_of(local_llm, tools):
                                     "2026-12-06")[0].content
     assert listed_names(task) == [] and unread_list(task)
     read = read_list(lambda messages, grammar: local_llm.complete(messages, grammar=grammar), system, task)
-    assert [name.removeprefix("the ") for name in settled_list(task, read)] == [
-        "NASA's Apollo program", "China's one-child policy", "Tevatron particle accelerator"]
+    settled = settled_list(task, read)  # each thing as the question writes it, its owner maybe left out
+    written = ["NASA's Apollo program", "China's one-child policy", "Tevatron particle accelerator"]
+    assert len(settled) == 3 and all(name.endswith(("program", "policy", "accelerator")) and name in thing
+                                     for name, thing in zip(settled, written)), settled
 
 
 def test_against_a_concurrent_model_the_helpers_run_side_by_side(tools, store, tmp_path):
