@@ -541,9 +541,9 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
             results.append("")
             continue
         step = next((s for s in reversed(steps) if made and s.action == "calculator"
-                     and s.action_input == made.expression and numbers(s.observation)), None)
+                     and s.action_input == made.expression and numbers(s.observation, single_digits=True)), None)
         if step is None:
             return None
         sentences.append(made.sentence)
-        results.append(numbers(step.observation)[0])
+        results.append(numbers(step.observation, single_digits=True)[0])  # a result may be one digit: "4"
     return FINAL_THOUGHT, FINAL_ACTION, answer_of(sentences, results)

@@ -462,12 +462,12 @@ def split_final(split: Split, steps: list[Step], task: str) -> tuple[str, str, s
         return None
     made = compute_call(split, steps)
     step = next((s for s in reversed(steps) if made and s.action == "calculator" and s.action_input == made[2]
-                 and numbers(s.observation)), None)
+                 and numbers(s.observation, single_digits=True)), None)
     if step is None:
         return None
     found = [(question, asked_value(question, steps)[0]) for question in split.questions]
     listed = "; ".join(f"{fact.value} {fact.unit}".strip() + f" for \"{question}\"" for question, fact in found)
-    result = shown(numbers(step.observation)[0])
+    result = shown(numbers(step.observation, single_digits=True)[0])
     unit = found[0][1].unit if split.operation != "ratio" and len({fact.unit for _, fact in found}) == 1 else ""
     said = _SAID[split.operation].format(f"{result} {unit}".strip())
     return FINAL_THOUGHT, FINAL_ACTION, f"The helpers found {listed}; {said}."

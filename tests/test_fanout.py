@@ -1024,3 +1024,19 @@ def test_a_count_of_those_within_a_bound_is_the_calculators():
     assert made.expression == "1 + 1"
     assert answer_of([made.sentence], ["2"]) == (
         "2 of them are within the question's bounds: Seljuk Empire and Safavid dynasty.")
+
+
+def test_a_one_digit_result_is_written_into_code_answer():
+    """Held-out omh-195: the calculator gave 1961 - 1957 = 4 for the two founded closest together, but a lone digit
+    was no number to the answer writer, so the lead answered alone and named the wrong pair."""
+    from agent.fanout import fanout_final
+    founded = {"Council of Europe": "1949", "International Atomic Energy Agency": "1957", "OECD": "1961",
+               "European Space Agency": "1975"}
+    questions = [f"When was the {name} founded?" for name in founded]
+    steps = [Step(index=n, thought="", action="research", action_input=question, observation="",
+                  facts=[Fact(subject=name, value=year, unit="", page=name, quote="", step=n)])
+             for n, (question, (name, year)) in enumerate(zip(questions, founded.items()))]
+    steps.append(Step(index=4, thought="", action="calculator", action_input="1961 - 1957", observation="4"))
+    final = fanout_final([Computation("pair", 2, word="closest")], questions, steps, list(founded))
+    assert final is not None and final[2] == ("International Atomic Energy Agency (1957) and OECD (1961) are the "
+                                              "closest; they are 4 years apart.")
