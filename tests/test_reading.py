@@ -859,3 +859,9 @@ def test_long_lived_describing_the_things_asks_no_spans():
     assert span_forms(task) is None
     assert span_forms("Of Goya, Kahlo and Repin, who was the shortest-lived?") == ("When was {} born?",
                                                                                    "When did {} die?")
+
+
+def test_before_the_age_of_is_a_bound():
+    """Held-out lh-91: "which of them died before the age of 50" named none."""
+    low, high = bounds("Of Malcolm X, Rosa Parks and Steve Biko, which of them died before the age of 50?")
+    assert low == float("-inf") and 49.99 < high < 50
