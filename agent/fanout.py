@@ -542,10 +542,18 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
             sentences.append(made.sentence)
             results.append("")
             continue
-        step = next((s for s in reversed(steps) if made and s.action == "calculator"
-                     and s.action_input == made.expression and numbers(s.observation, single_digits=True)), None)
-        if step is None:
+        result = calculator_result(steps, made.expression) if made else None
+        if result is None:
             return None
         sentences.append(made.sentence)
-        results.append(numbers(step.observation, single_digits=True)[0])  # a result may be one digit: "4"
+        results.append(result)
     return FINAL_THOUGHT, FINAL_ACTION, answer_of(sentences, results)
+
+
+def calculator_result(steps: list[Step], expression: str) -> str | None:
+    """The number the latest calculator call of this expression gave (one digit too: the gap "4" is a result)."""
+    for step in reversed(steps):
+        if step.action == "calculator" and step.action_input == expression and (
+                found := numbers(step.observation, single_digits=True)):
+            return found[0]
+    return None

@@ -61,9 +61,9 @@ def answer_names_the_computed_pick(candidate) -> str | None:
         picked = _PICKED.findall(step.observation)
         if not picked:
             continue  # a repeat's warning: the named result is further back
-        result = numbers(step.observation)[:1]
+        result = numbers(step.observation, single_digits=True)[:1]  # the pick's value may be one digit: "max(4, 9)"
         others = [name for name in listed_names(candidate.task) if not any(_named(name, s) for s in picked)]
-        if set(result) & set(numbers(candidate.answer)):
+        if set(result) & set(numbers(candidate.answer, single_digits=True)):
             return None  # it states the computed value
         if any(_named(s, candidate.answer) for s in picked) and not any(_named(o, candidate.answer) for o in others):
             return None  # it names the pick, and only the pick (not the question's list again)

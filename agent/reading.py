@@ -847,8 +847,8 @@ def computations(task: str) -> list[Computation]:
             word = ranked.group(2).lower()
             found.append(Computation("nth", _ORDINALS_SAID[ranked.group(1).lower()],
                                      highest_of(word), word=ranked.group(0)))
+        in_order = bool(_IN_ORDER.search(task))
         for rank in _PLACED.finditer(sentence):  # "ranked by their counts, which family comes third" (omh-143)
-            in_order = bool(_IN_ORDER.search(task))
             placed.append(Computation("nth", _ORDINALS_SAID[rank.group(1).lower()], not in_order,
                                       word=f"{rank.group(1).lower()} in {'order' if in_order else 'rank'}"))
             found.append(placed[-1])
@@ -893,10 +893,9 @@ def computations(task: str) -> list[Computation]:
             found += [Computation("within", 0, True, low, high), Computation(total, 0, True, *kept)]
         elif total and not selected:
             found.append(Computation(total, 0, True, low, high))
-        elif not total and bounded and (_WHICH.search(sentence) or _HOW_MANY_OF.search(sentence)):
+        elif not total and bounded and ((how_many := _HOW_MANY_OF.search(sentence)) or _WHICH.search(sentence)):
             # "which cover more than X?": a pick; "how many of them lasted more than a century": and its count
-            found.append(Computation("within", 0, True, low, high, word="how many" * bool(_HOW_MANY_OF.search(
-                sentence))))
+            found.append(Computation("within", 0, True, low, high, word="how many" * bool(how_many)))
     ops = {c.operation for c in found}
     picks = [c for c in found if c.operation in ("max", "min")]
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
@@ -1033,12 +1032,16 @@ def _capitals(text: str) -> set[str]:
     return {re.sub(r"['’]s$", "", word) for word in re.findall(r"\b[A-Z][\w'’-]{2,}", text)}
 
 
+def _meant(thing: str, names: list[str]) -> list[str]:
+    """The listed names a phrase refers to: by name, or by a capitalised word they share ("Disney's death")."""
+    return [name for name in names if _names(thing, name) or _capitals(thing) & _capitals(name)]
+
+
 def _after_named(sentence: str, names: list[str], highest_of) -> Computation | None:
     """The gap between one listed thing, named in other words (a capitalised word of its name), and the pick of
     the rest."""
     found = _AFTER_NAMED.search(sentence)
-    named = [name for name in names if found and (
-        _names(found.group("thing"), name) or _capitals(found.group("thing")) & _capitals(name))]
+    named = _meant(found.group("thing"), names) if found else []
     if len(named) != 1:
         return None
     word = {"last": "latest", "first": "earliest"}.get(found.group("word").lower(), found.group("word").lower())
@@ -1058,9 +1061,8 @@ def _closest_to(sentence: str, names: list[str], task: str) -> Computation | Non
     if not found or re.match(r"(?:the\s+)?(?:average|mean|midpoint|middle)\b", found.group("thing"), re.IGNORECASE):
         return None
     thing = found.group("thing").strip(" '\"‘’“”")
-    named = [name for name in names if _names(thing, name) or _capitals(thing) & _capitals(name)
-             or (aside := aside_of(task, name).strip(" '\"‘’“”")) and aside.lower() in (thing.lower(),
-                                                                                     f"the {thing.lower()}")]
+    named = _meant(thing, names) or [name for name in names if (aside := aside_of(task, name).strip(" '\"‘’“”"))
+                                     and aside.lower() in (thing.lower(), f"the {thing.lower()}")]
     return Computation("nearest_named", 0, True, word="closest", other=named[0]) if len(named) == 1 else None
 
 
@@ -1076,8 +1078,7 @@ def end_form(task: str) -> str | None:
 def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | None:
     """(those whose death came after the named one's, the clause that asks it)."""
     found = _ALIVE_WHEN.search(sentence)
-    named = [name for name in names if found and (
-        _names(found.group("thing"), name) or _capitals(found.group("thing")) & _capitals(name))]
+    named = _meant(found.group("thing"), names) if found else []
     if len(named) != 1:
         return None
     return Computation("after_named", 0, True, word=f"were still alive when {named[0]} died", other=named[0]), \

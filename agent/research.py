@@ -22,7 +22,7 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, fanned_out, fanout_call, fanout_final,
+from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out, fanout_call, fanout_final,
                           forms, shown, thing_of)
 from agent.outcomes import ToolObserved
 from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, span_forms,
@@ -461,13 +461,12 @@ def split_final(split: Split, steps: list[Step], task: str) -> tuple[str, str, s
     if split.operation not in _SAID or _PICKS.search(task):
         return None
     made = compute_call(split, steps)
-    step = next((s for s in reversed(steps) if made and s.action == "calculator" and s.action_input == made[2]
-                 and numbers(s.observation, single_digits=True)), None)
-    if step is None:
+    result = calculator_result(steps, made[2]) if made else None
+    if result is None:
         return None
     found = [(question, asked_value(question, steps)[0]) for question in split.questions]
     listed = "; ".join(f"{fact.value} {fact.unit}".strip() + f" for \"{question}\"" for question, fact in found)
-    result = shown(numbers(step.observation, single_digits=True)[0])
+    result = shown(result)
     unit = found[0][1].unit if split.operation != "ratio" and len({fact.unit for _, fact in found}) == 1 else ""
     said = _SAID[split.operation].format(f"{result} {unit}".strip())
     return FINAL_THOUGHT, FINAL_ACTION, f"The helpers found {listed}; {said}."

@@ -13,6 +13,7 @@ import re
 from typing import Iterable
 
 from core.schema import Fact, Step
+from core.support import year_range
 from core.units import (asked_units, counted_noun, counts, dimension_numbers, first_of, position_numbers, quantities,
                         unit_kind)
 from memory.base import Context
@@ -22,7 +23,7 @@ ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which y
                        r"|what (?:is|was) the (?:\w+ )?(?:year|date)\b)", re.IGNORECASE)
 _YEAR = re.compile(r"\d{3,4}")
 _ASKS_END = re.compile(r"\b(?:die|died|death|end|ended)\b", re.IGNORECASE)
-_RANGE = re.compile(r"\((?:c\.\s*)?(\d{3,4})\s*[–-]\s*(\d{3,4})\)")
+_BRACKETED = re.compile(r"\(([^()]*)\)")
 _ENDED_YEAR = re.compile(r"\b(?:died|death|ended)\b[^.\d]{0,30}?\b(\d{3,4})\b", re.IGNORECASE)
 # measured on the Elbe, the Loire and the Vistula: two or three rows a page (~40 tokens each) from a summary
 FOLDED_TABLE_ROWS = 24
@@ -86,8 +87,9 @@ def facts_of(step: Step) -> list[Fact]:
             # of four of sixteen naturalists for their deaths)
             ended = _ENDED_YEAR.search(findings.answer) if _ASKS_END.search(step.action_input) else None
             # "... (1809–1891)" as the whole answer to when he died is 1891 (held-out lh-93 took Haussmann's birth)
-            ranged = _RANGE.search(findings.answer) if _ASKS_END.search(step.action_input) and not ended else None
-            prefer = [ended.group(1), *prefer] if ended else [ranged.group(2), *prefer] if ranged else prefer
+            ranged = next(filter(None, map(year_range, _BRACKETED.findall(findings.answer))), None) \
+                if _ASKS_END.search(step.action_input) and not ended else None
+            prefer = [ended.group(1), *prefer] if ended else [ranged[1], *prefer] if ranged else prefer
         # "at the 2020 census" asks a population, never 2,020 (held-out lh-25: St. Louis "at 2,020 residents")
         asked = [number for number, _ in quantities(step.action_input)] if findings.subrun else []
         # a lookup sentence's "110 km northwest of Hamburg" places something; it measures nothing of the page's

@@ -449,6 +449,11 @@ def test_restating_the_questions_list_does_not_pass_for_naming_the_computed_pick
     assert check("Of the Godavari River, the Krishna River and the Yamuna, the Yamuna is longest, at 4,500 m.")
     assert check("The Godavari is the longest.") is None
     assert check("The longest is 1,465 kilometres long.") is None
+    # a one-digit pick's value stated is the value stated (a gap of 4 years is a result like any other)
+    few = Step(index=3, thought="", action="calculator", action_input="min(4, 9)",
+               observation="4 (= F1: Godavari River, 4 years)")
+    assert answer_names_the_computed_pick(FinalCandidate(task=task, answer="The shortest gap is 4 years.",
+                                                         steps=[few], today="2026-12-03", rejections=0)) is None
 
 
 def test_a_lead_answer_that_restates_the_question_goes_back():
