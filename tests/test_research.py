@@ -645,6 +645,11 @@ def test_units_are_read_as_pages_write_them():
     assert quantities("an artificial 82-kilometer waterway, a 6,650-km river") == [("82", "kilometer"), ("6,650", "km")]
     # held-out lh-34: "68 to 85 million" was added as 68
     assert quantities("approximately 68 to 85 million native speakers") == [("68", "million"), ("85", "million")]
+    # held-out omh-203: "35.5 million km2" is an area (a million of nothing, its year 1913 was taken instead)
+    from core.units import scaled
+    stated = quantities("by 1920, it covered 35.5\u00a0million\u00a0km2 (13.7\u00a0million\u00a0sq\u00a0mi)")
+    assert [(n, unit_kind(u)) for n, u in stated] == [("1920", ""), ("35.5", "km2"), ("13.7", "mi2")]
+    assert [scaled(*q) for q in stated[1:]] == [("35500000", "km2"), ("13700000", "sq mi")]
     # held-out lh-31: "founded on 10 January 1920" gave the League of Nations the value 10, in "January"
     assert quantities("It was founded on 10 January 1920") == [("1920", "")]
     assert [n.rstrip(",") for n, _ in quantities("founded on January 10, 1920, in Paris")] == ["1920"]
@@ -678,6 +683,32 @@ def test_a_measure_in_the_less_wanted_unit_is_read_again_in_the_wanted_one_when_
     page, sentence, value = read_off("How large is California?", "It covers 163,696 square miles.", [read])
     assert (page, value) == ("California", "423,970 km2") and "163,696 square miles" in sentence
     assert read_off("How large is California?", "It covers 423,970 km2.", [read]) is None
+
+
+def test_the_source_of_a_measure_is_the_sentence_stating_it_not_one_sharing_more_numbers(tools):
+    # held-out omh-203: "existed between 1492 and 1976, covering 13.7 million square kilometres" was sourced to
+    # "Colonial empire between 1492 and 1976", and the ledger took 1492 for the Spanish Empire's area
+    from agent.research import source
+    observed = tools.get("wikipedia_summary").fn(title="Spanish Empire")
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Spanish Empire",
+                observation=str(observed), findings=observed.findings)
+    answer = "The Spanish Empire existed between 1492 and 1976, covering 13.7 million square kilometres."
+    page, sentence = source(answer, [read], "How large is the Spanish Empire?")
+    assert page == "Spanish Empire" and "13.7" in sentence
+    assert "13.7" not in source(answer, [read])[1]  # asked nothing, the sentence with most of its numbers
+
+
+def test_an_average_given_for_the_greatest_measure_asked_is_read_again_as_the_greatest(tools):
+    # held-out omh-204: asked the greatest depth, a helper answered Lake Winnipeg's "mean depth of 12 metres"
+    from agent.research import read_off
+    observed = tools.get("wikipedia_summary").fn(title="Lake Winnipeg")
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Lake Winnipeg",
+                observation=str(observed), findings=observed.findings)
+    asked = "What is the greatest depth in metres given in the Wikipedia intro for Lake Winnipeg?"
+    page, sentence, value = read_off(asked, "The greatest depth of Lake Winnipeg is 12 metres.", [read])
+    assert (page, value) == ("Lake Winnipeg", "36 metre") and sentence.startswith("Its deepest section")
+    assert read_off(asked, "Its greatest depth is 36 metres.", [read]) is None
+    assert read_off("What is the mean depth of Lake Winnipeg?", "It is 12 metres deep on average.", [read]) is None
 
 
 def test_a_not_found_message_echoing_the_helpers_words_is_no_source(tools, store, tmp_path):

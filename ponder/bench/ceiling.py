@@ -93,11 +93,15 @@ def _as_long_horizon(question) -> tuple[list[dict], dict]:
     quotes: dict[str, list[str]] = {}
     for fact in facts:
         quotes.setdefault(fact["page"], []).append(fact["quote"])
-    found = {page: [(scaled(number, unit)[0].replace(",", ""), unit) for number, unit in quantities(" ".join(said))]
-             for page, said in quotes.items()}
+    written = {page: quantities(" ".join(said)) for page, said in quotes.items()}
+    found = {page: [(scaled(number, unit)[0].replace(",", ""), unit) for number, unit in stated]
+             for page, stated in written.items()}
     # the quantities the suite's own arithmetic uses, where it names them ("About 30 cockroach species out of
-    # 4,600": 4600; "a population of 5,601,911 residents as of 2021": 5601911), and their units
-    used = {page: [q for q in stated if re.search(rf"(?<![\d.]){re.escape(q[0])}(?![\d.])", worked)]
+    # 4,600": 4600; "a population of 5,601,911 residents as of 2021": 5601911; "35.5 million km2" as 35.5), and
+    # their units
+    used = {page: [q for q, (number, _) in zip(stated, written[page])
+                   if any(re.search(rf"(?<![\d.]){re.escape(said)}(?![\d.])", worked)
+                          for said in (q[0], number.replace(",", "")))]
             for page, stated in found.items()}
     kinds = {unit_kind(unit) for stated in used.values() for _, unit in stated}
     made = []
