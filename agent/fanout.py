@@ -305,8 +305,10 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         # mean" after "The 3 shortest are ..." read as those three's (held-out lh-92: all fifteen's)
                         f"{picked + '; their mean' if picked else 'The mean'}{' year' if dated else ''}"
                         f"{'' if picked else ' of them all'} is {'{year}' if dated else f'{{result}}{unit}'}.")
+    # of every thing, said so: "Together they come to" after "Those within the question's bounds are ..." read as
+    # those four's total (held-out lh-99: all twelve's)
     return Computed(f"I add {which}.", " + ".join(value for _, value in chosen),
-                    f"{picked + '; together' if picked else 'Together they come to'} {{result}}{unit}.")
+                    f"{picked + '; together' if picked else 'All of them together come to'} {{result}}{unit}.")
 
 
 def _group(part: Computation, kept: list[tuple[str, str]], taken: list[str]) -> tuple[str, list[tuple[str, str]]]:
