@@ -13,7 +13,7 @@ from ponder.bench.suites import BenchQuestion, load_suite
 
 # The questions every reader change so far was tuned on (later ones are held out until a bench has run them): each
 # was run once, then mended.
-TUNED = [question for question in load_suite("long-horizon") if int(question.id.split("-")[1]) <= 96]
+TUNED = [question for question in load_suite("long-horizon") if int(question.id.split("-")[1]) <= 102]
 # lh-50 asks about "true flies" and its gold answer names them Diptera, a name the question never uses: code's
 # answer names them as the question does
 NAMED_OTHERWISE = {"lh-50"}
@@ -63,13 +63,15 @@ def test_an_unknown_question_id_is_a_clear_error_and_a_non_zero_exit():
     assert ran.stderr.strip() == "error: no such question in the long-horizon suite: lh-999"
 
 
-def _results(tmp_path, question_id: str, helpers: dict[str, str | None], correct: bool = False):
-    """A bench output folder with one research run whose helpers answered `helpers` (sub-question: value)."""
+def _results(tmp_path, question_id: str, helpers: dict[str, str | tuple[str, str] | None], correct: bool = False):
+    """A bench output folder with one research run whose helpers answered `helpers` (sub-question: value, or
+    (value, unit))."""
     import json
     run = tmp_path / "runs" / "bench-1"
     run.mkdir(parents=True)
     steps = [{"type": "step_recorded", "step": {"index": i, "action": "research", "action_input": asked,
-                                                  "facts": [{"value": value}] if value else []}}
+                                                  "facts": [dict(zip(("value", "unit"), (value,) if isinstance(
+                                                      value, str) else value))] if value else []}}
              for i, (asked, value) in enumerate(helpers.items())]
     (run / "trace.jsonl").write_text("".join(json.dumps(event) + "\n" for event in steps), encoding="utf-8")
     record = {"question_id": question_id, "strategy": "compact+research", "question": "", "run_id": "bench-1",
@@ -88,6 +90,16 @@ def test_each_helpers_value_is_set_against_the_suites(tmp_path):
     helpers[f"When was {facts[1]['page']} born?"] = None  # one not found
     [row] = helper_values(_results(tmp_path, "lh-60", helpers))
     assert (row.question_id, row.right, row.asked, row.missing, row.run_correct) == ("lh-60", 28, 30, 1, False)
+
+
+def test_a_helpers_value_in_millions_is_read_with_its_unit(tmp_path):
+    """Held-out lh-99: helpers' "12.5 million" people were counted wrong against 12,500,000 (9 of 12)."""
+    from ponder.bench.ceiling import helper_values
+    cities = next(question for question in load_suite("long-horizon") if question.id == "lh-99")
+    helpers = {f"What is the population of {fact['name']}?": (f"{fact['value'] / 1_000_000:g}", "million")
+               for fact in cities.model_extra["facts"]}
+    [row] = helper_values(_results(tmp_path, "lh-99", helpers))
+    assert (row.right, row.asked) == (12, 12)
 
 
 def test_the_runs_command_prints_each_questions_helpers_and_a_missing_folder_is_a_clear_error(tmp_path, capsys):

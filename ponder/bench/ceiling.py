@@ -195,7 +195,9 @@ def helper_values(results_dir: Path, suite: dict | None = None) -> list[Helped]:
         for event in read_trace(trace):
             step = event.get("step") if event.get("type") == "step_recorded" else None
             if step and step["action"] == "research":
-                found.setdefault(step["action_input"], step["facts"][0]["value"] if step.get("facts") else None)
+                # with its unit: a helper's "12.5 million" is 12,500,000 (held-out lh-99 counted 9 of 12 wrong)
+                found.setdefault(step["action_input"], f'{step["facts"][0]["value"]} {step["facts"][0].get("unit", "")}'
+                                 if step.get("facts") else None)
         right = asked = missing = 0
         measure = question.model_extra["compute"].get("measure")
         for fact in question.model_extra["facts"]:
