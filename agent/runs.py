@@ -80,11 +80,12 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
                                     if c not in LEAD_CHECKS]})
         child_tools = with_research(tools, refusing_tool())
 
-        def child(question: str, child_id: str, thing: str = "", aside: str = "") -> Agent:
+        def child(question: str, child_id: str, thing: str = "", aside: str = "", lead: str = "") -> Agent:
             memory = memory_of(child_id, question)
             memory.store.update_run(child_id, parent=parent_id)  # `ponder memory` shows the link
             return Agent(model, child_tools, memory=memory, config=child_config.model_copy(update={
-                "first_lookup": thing, "first_lookup_aside": aside}), run_id=child_id, aux_llm=side)
+                "first_lookup": thing, "first_lookup_aside": aside, "first_lookup_context": lead}),
+                run_id=child_id, aux_llm=side)
         return child
 
     return attempt

