@@ -766,7 +766,7 @@ def bounds(task: str) -> tuple[float, float]:
 
 _OF_THE = re.compile(r"\b(?:of|among)\s+(?:(?:the|these|those|all)\s+)?$", re.IGNORECASE)
 _THOSE_WHO = re.compile(r"\b(?:for|of|among) (?:just |only )?those (?:who|that|which)\b[^,;?]*", re.IGNORECASE)
-unbounded = (float("-inf"), float("inf"))
+_UNBOUNDED = (float("-inf"), float("inf"))
 
 
 def _whole_list(sentence: str, superlative: re.Match) -> bool:
@@ -812,6 +812,7 @@ def computations(task: str) -> list[Computation]:
     placed: list[Computation] = []  # "which comes third": a pick of its own, in no group
     listed = listed_names(task)
     owned, rest = [], task  # computations read from a whole sentence; rest: the task but those sentences
+    in_order = bool(_IN_ORDER.search(task))  # "third in the order they were founded": by date, not by rank
     for sentence in _SENTENCES.split(task):
         if spans and (reach := _named_reach(sentence, listed)):  # its clause only: the rest reads as ever
             owned.append(reach)
@@ -866,7 +867,6 @@ def computations(task: str) -> list[Computation]:
             word = ranked.group(2).lower()
             found.append(Computation("nth", _ORDINALS_SAID[ranked.group(1).lower()],
                                      highest_of(word), word=ranked.group(0)))
-        in_order = bool(_IN_ORDER.search(task))
         for rank in _PLACED.finditer(sentence):  # "ranked by their counts, which family comes third" (omh-143)
             placed.append(Computation("nth", _ORDINALS_SAID[rank.group(1).lower()], not in_order,
                                       word=f"{rank.group(1).lower()} in {'order' if in_order else 'rank'}"))
@@ -899,7 +899,7 @@ def computations(task: str) -> list[Computation]:
                 kept = (low, high) if _OF_THOSE.search(sentence) else (float("-inf"), float("inf"))
                 # "and for those who first took office after 1900, ... the earliest start from the latest": those
                 # of a bound of their own (held-out lh-100 took the range of all twelve)
-                if (own := _THOSE_WHO.search(sentence, 0, match.start())) and bounds(own.group(0)) != unbounded:
+                if (own := _THOSE_WHO.search(sentence, 0, match.start())) and bounds(own.group(0)) != _UNBOUNDED:
                     kept = bounds(own.group(0))
                 found.append(Computation("max" if highest else "min", 1, highest, *kept, word=word))
             elif not own_total or _ALL.search(sentence):  # "which three are the biggest, and the mean of all twelve"
