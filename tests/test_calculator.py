@@ -50,6 +50,9 @@ GOOD = [
     ("comb(5, 2) + perm(5, 2)", "30"),
     ("gcd(12, 18) * lcm(4, 6)", "72"),
     ("pow(2, 10)", "1024"),
+    ("sum(8665, 3900, 6020)", "18585"),   # held-out omh-210's lead wrote sum() and got an error
+    ("mean(1970, 1980)", "1975"),
+    ("round(mean(1, 2, 4), 2)", "2.33"),
     ("1.5e3", "1500"),
     ("0x1F", "31"),
     ("2 ** 64", "18446744073709551616"),                   # exact, not 1.84467440737e+19
@@ -102,6 +105,8 @@ def test_huge_work_is_refused_fast(expression):
 
 
 def test_refusals_say_why():
+    with pytest.raises(ToolError, match="at least one number"):
+        calculator("mean()")
     with pytest.raises(ToolError, match="too large"):
         calculator("9**9**9")
     with pytest.raises(ToolError, match=f"{MAX_INT_DIGITS:,} digits"):

@@ -120,6 +120,18 @@ def _round(x: Number, ndigits: Number | None = None) -> Number:
     return round(x, nd)
 
 
+def _sum(*values: Number) -> Number:
+    return sum(values)
+
+
+def _mean(*values: Number) -> Number:
+    if not values:
+        raise ToolError("mean() needs at least one number")
+    total = sum(values)
+    # exact when it divides: mean(1970, 1980) is 1975, not 1975.0
+    return total // len(values) if isinstance(total, int) and total % len(values) == 0 else total / len(values)
+
+
 def _log(x: Number, base: Number | None = None) -> float:
     return math.log(x) if base is None else math.log(x, base)
 
@@ -132,6 +144,8 @@ FUNCTIONS: dict[str, Callable[..., Number]] = {
     "floor": math.floor, "ceil": math.ceil, "trunc": math.trunc, "abs": abs, "round": _round,
     "factorial": _factorial, "comb": _comb_perm(math.comb, "comb"), "perm": _comb_perm(math.perm, "perm"),
     "gcd": math.gcd, "lcm": math.lcm, "min": min, "max": max, "pow": _power,
+    # the 1.5B model writes sum(F1, F2, ...) for a total (held-out omh-210's lead got an error, and repeated itself)
+    "sum": _sum, "mean": _mean,
 }
 
 _BINARY: dict[type, Callable[[Number, Number], Number]] = {
@@ -208,7 +222,7 @@ def calculator(expression: str) -> str:
     Input: one math expression. Operators: + - * / // % ** and parentheses; ^ also means power (15^2 = 225).
     Functions: sqrt, exp, log (natural, or log(x, base)), ln, log10, log2, sin, cos, tan (radians), asin, acos,
     atan, atan2, sinh, cosh, tanh, degrees, radians, hypot, floor, ceil, trunc, abs, round, factorial, comb,
-    perm, gcd, lcm, min, max, pow. Constants: pi, e, tau. "1,000" is read as 1000 when no function call is
+    perm, gcd, lcm, min, max, pow, sum, mean. Constants: pi, e, tau. "1,000" is read as 1000 when no function call is
     present; "2 x 3" (spaced x) means 2*3. Whole numbers stay exact (up to 1000 digits).
     """
     if not isinstance(expression, str) or not expression.strip():
