@@ -63,7 +63,8 @@ def answer_names_the_computed_pick(candidate) -> str | None:
             continue  # a repeat's warning: the named result is further back
         result = numbers(step.observation, single_digits=True)[:1]  # the pick's value may be one digit: "max(4, 9)"
         others = [name for name in listed_names(candidate.task) if not any(_named(name, s) for s in picked)]
-        if set(result) & set(numbers(candidate.answer, single_digits=True)):
+        # an answer's lone digits count only against a one-digit result ("Of the 3 rivers" states no max of 1465)
+        if set(result) & set(numbers(candidate.answer, single_digits=len(result[0]) == 1 if result else False)):
             return None  # it states the computed value
         if any(_named(s, candidate.answer) for s in picked) and not any(_named(o, candidate.answer) for o in others):
             return None  # it names the pick, and only the pick (not the question's list again)

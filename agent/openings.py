@@ -25,7 +25,7 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
         if state.planner.plan is None:  # a resumed run keeps the plan it had
             yield plan_event(state.planner.make(), state, memory)
     lookup, aside = agent.config.first_lookup, agent.config.first_lookup_aside
-    lead = agent.config.first_lookup_context
+    lead = agent.config.first_lookup_lead
     if lookup and not state.steps and FIRST_LOOKUP_TOOL in agent.tools.names:
         # a helper's first step is always this read of its thing's page: code takes it, and the model's first call
         # reads the page (measured: the model's first call only named the page, at about 2 s a helper)

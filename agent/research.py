@@ -298,7 +298,7 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
 def _stated_as_start(year: str, sentences: list[str]) -> bool:
     """Whether the sentences that state a year all give it as a start ("from 29 November 1780", "since 1999")."""
     stating = [sentence for sentence in sentences if re.search(rf"\b{year}\b", sentence)]
-    start = re.compile(rf"\b(?:from|since)\s+(?:\d{{1,2}}\s+[A-Z][a-z]+\s+|[A-Z][a-z]+\s+\d{{1,2}},?\s+)?{year}\b"
+    start = re.compile(rf"\b(?i:from|since)\s+(?:\d{{1,2}}\s+[A-Z][a-z]+\s+|[A-Z][a-z]+\s+\d{{1,2}},?\s+)?{year}\b"
                        rf"(?!\s*(?:–|—|-|to|until)\s*\d)")
     return bool(stating) and all(start.search(sentence) for sentence in stating)
 

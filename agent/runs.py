@@ -84,7 +84,7 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
             memory = memory_of(child_id, question)
             memory.store.update_run(child_id, parent=parent_id)  # `ponder memory` shows the link
             return Agent(model, child_tools, memory=memory, config=child_config.model_copy(update={
-                "first_lookup": thing, "first_lookup_aside": aside, "first_lookup_context": lead}),
+                "first_lookup": thing, "first_lookup_aside": aside, "first_lookup_lead": lead}),
                 run_id=child_id, aux_llm=side)
         return child
 

@@ -97,8 +97,9 @@ def quantities(text: str) -> list[tuple[str, str]]:
     # Italian's speakers as 68)
     for at, (number, unit) in enumerate(found[:-1]):
         following, scale = found[at + 1]
-        if not unit and scale.lower() in ("thousand", "million", "billion") and re.search(
-                rf"{re.escape(number)}\s*(?:to|–|-)\s*{re.escape(following)}\s+{scale}", text):
+        word = scale.split()[0] if scale else ""  # "68 to 85 million km2" too: its whole unit
+        if not unit and word.lower() in _SCALES and re.search(
+                rf"{re.escape(number)}\s*(?:to|–|-)\s*{re.escape(following)}\s+{word}", text):
             found[at] = (number, scale)
     return found
 

@@ -58,9 +58,9 @@ def test_forms_asking_one_measure_in_other_words_are_one_form_but_two_dimensions
     assert forms(["What is the area in square kilometres that Abkhazia claims?",
                   "What is the area in square kilometres that Abkhazia's total land area is?"], places)[0] == [
         "What is the area in square kilometres that {} claims?"]
-    straits = ["Strait of Dover", "Bab-el-Mandeb", "Strait of Hormuz"]
-    assert forms(["How long is the Strait of Dover?", "How wide is the Strait of Dover?"], straits)[0] == [
-        "How long is the {}?", "How wide is the {}?"]
+    lakes = ["Lake Baikal", "Lake Titicaca", "Lake Van"]  # metres both, but two dimensions
+    assert forms(["How high above sea level is Lake Baikal?", "How deep is Lake Baikal?"], lakes)[0] == [
+        "How high above sea level is {}?", "How deep is {}?"]
 
 
 def test_a_form_asked_of_a_name_ending_in_its_next_word_does_not_repeat_that_word():

@@ -899,6 +899,9 @@ def test_deeper_than_is_a_bound_the_shallowest_a_pick_and_the_greatest_depth_giv
     assert [(c.operation, c.word) for c in computations(task)] == [("min", "shallowest"), ("max", "deepest"),
                                                                    ("within", ""), ("ratio", "")]
     assert 50 < bounds(task)[0] < 50.01
+    # but a pick stays a pick: "the highest population given in its intro"
+    assert [c.operation for c in computations("Of Lima, Quito and Bogotá, which has the highest population given "
+                                              "in its intro?")] == ["max"]
     assert bounds("Which of the four comets were seen earlier than 1900?")[1] < 1900
 
 

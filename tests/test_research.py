@@ -185,6 +185,12 @@ def test_facts_enter_the_ledger_only_with_a_quote_found_in_the_observation():
     ranged = died.model_copy(update={"findings": died.findings.model_copy(update={
         "answer": "Joseph Banks, English naturalist and botanist (1743–1820) (offline Wikipedia)"})})
     assert [fact.value for fact in facts_of(ranged)] == ["1820"]
+    # any range in brackets that year_range reads: "(reigned 1765 to 1790)"
+    office = "English naturalist and botanist (in office 1778 to 1820)"
+    worded = died.model_copy(update={"findings": died.findings.model_copy(update={
+        "answer": "Joseph Banks (in office 1778 to 1820)", "sentences": [office]}),
+        "observation": died.observation.replace(quote, office)})
+    assert [fact.value for fact in facts_of(worded)] == ["1820"]
 
 
 def test_a_lookups_distance_from_a_place_is_no_fact_of_its_page(offline_wiki):
@@ -650,6 +656,7 @@ def test_units_are_read_as_pages_write_them():
     stated = quantities("by 1920, it covered 35.5\u00a0million\u00a0km2 (13.7\u00a0million\u00a0sq\u00a0mi)")
     assert [(n, unit_kind(u)) for n, u in stated] == [("1920", ""), ("35.5", "km2"), ("13.7", "mi2")]
     assert [scaled(*q) for q in stated[1:]] == [("35500000", "km2"), ("13700000", "sq mi")]
+    assert quantities("between 68 to 85 million km2") == [("68", "million km2"), ("85", "million km2")]
     # held-out lh-31: "founded on 10 January 1920" gave the League of Nations the value 10, in "January"
     assert quantities("It was founded on 10 January 1920") == [("1920", "")]
     assert [n.rstrip(",") for n, _ in quantities("founded on January 10, 1920, in Paris")] == ["1920"]
