@@ -847,6 +847,15 @@ def test_a_helper_reads_the_fuller_title_whose_words_the_leads_question_says(off
     assert reads == ["Henry IV", "Henry IV, Holy Roman Emperor"]
 
 
+def test_a_place_in_brackets_after_a_thing_reads_the_page_titled_with_both(offline_wiki):
+    """Held-out lh-103: "San José (Costa Rica)": no page is titled "San José", and its helper read the aside's page,
+    Costa Rica, and gave the country's area for the city's. The offered "San José, Costa Rica" is the page."""
+    task = "Of Athens, San José (Costa Rica) and Kazan, which covers the most ground?"
+    result = lead_with_helpers(task, "1. How large is Athens?\nThen: max\n", ["It is large."] * 3, offline_wiki)
+    reads = [call["input"] for call in result.steps[1].tool_calls if call["name"] == "wikipedia_summary"]
+    assert reads == ["San José", "San José, Costa Rica"]
+
+
 def test_a_reigns_start_alone_is_asked_once_of_each_ruler_and_computed_as_a_year():
     """Held-out lh-52 dated each ruler by the year "each came to the throne": code asked the start and the end of
     every reign (32 helpers for 16 facts), and the lead never answered."""
