@@ -1093,9 +1093,20 @@ def _closest_to(sentence: str, names: list[str], task: str) -> Computation | Non
 _ALIVE_WHEN = re.compile(r"\b(?:still )?(?:alive|living) when (?P<thing>[^?.,;]+?) died\b", re.IGNORECASE)
 
 
+# dated by death alone: "by the year each one died ... the death years in their short descriptions" (held-out lh-105:
+# the split asked each of fourteen both ends of their lives, and two forms left nothing computed)
+_DEATHS_ONLY = re.compile(r"\b(?:the )?years? (?:each (?:one )?|they |that each )?died\b|\bdeath years?\b"
+                          r"|\byears? of (?:their |each one's |his |her )?deaths?\b", re.IGNORECASE)
+_LIFE_WORDS = re.compile(r"\bborn\b|\bbirths?\b|\blived\b|\blives\b|\blife(?:span|time)?s?\b|\bage at death\b"
+                         r"|\bages?\b|\b\w+-lived\b", re.IGNORECASE)
+
+
 def end_form(task: str) -> str | None:
-    """The one question each listed thing is asked when the question sets their deaths against one of theirs."""
-    return "When did {} die?" if _ALIVE_WHEN.search(task) else None
+    """The one question each listed thing is asked when the question sets their deaths against one of theirs, or
+    dates them by their deaths alone."""
+    if _ALIVE_WHEN.search(task) or _DEATHS_ONLY.search(task) and not _LIFE_WORDS.search(task):
+        return "When did {} die?"
+    return None
 
 
 def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | None:

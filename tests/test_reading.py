@@ -929,3 +929,14 @@ def test_a_total_of_the_ones_under_a_bound_is_of_those_within_it():
             "km²?")
     assert [(c.operation, c.high) for c in computations(task)] == [
         ("max", math.inf), ("within", math.nextafter(10000, -math.inf)), ("sum", math.nextafter(10000, -math.inf))]
+
+
+def test_things_dated_by_their_deaths_alone_are_asked_when_each_died():
+    """Held-out lh-105: "dating fourteen teachers ... by the year each one died" made the split ask every one both
+    ends of their life, and two forms left nothing computed; a life's length still asks both."""
+    from agent.reading import end_form
+    task = ("I'm dating five mystics by the year each one died: Rashi, Guru Nanak, Mirabai, Joseph Smith and Billy "
+            "Graham. Going by the death years in their short descriptions, which died in the nineteenth century?")
+    assert end_form(task) == "When did {} die?" and span_forms(task) is None
+    lives = "Of Rashi, Guru Nanak and Mirabai, who lived longest, and in what year did each one die?"
+    assert end_form(lives) is None
