@@ -682,11 +682,16 @@ def test_a_question_that_also_picks_one_is_left_to_the_lead():
     assert split_final(split, [], "Which is longer, the Godavari or the Krishna, and by how much?") is None
 
 
+def summary_step(tools, title: str) -> Step:
+    """A step that read this page with the real offline tool."""
+    observed = tools.get("wikipedia_summary").fn(title=title)
+    return Step(index=0, thought="", action="wikipedia_summary", action_input=title, observation=str(observed),
+                findings=observed.findings)
+
+
 def test_a_measure_in_the_less_wanted_unit_is_read_again_in_the_wanted_one_when_the_page_has_it(tools):
     from agent.research import read_off
-    observed = tools.get("wikipedia_summary").fn(title="California")
-    read = Step(index=0, thought="", action="wikipedia_summary", action_input="California",
-                observation=str(observed), findings=observed.findings)
+    read = summary_step(tools, "California")
     page, sentence, value = read_off("How large is California?", "It covers 163,696 square miles.", [read])
     assert (page, value) == ("California", "423,970 km2") and "163,696 square miles" in sentence
     assert read_off("How large is California?", "It covers 423,970 km2.", [read]) is None
@@ -696,9 +701,7 @@ def test_the_source_of_a_measure_is_the_sentence_stating_it_not_one_sharing_more
     # held-out omh-203: "existed between 1492 and 1976, covering 13.7 million square kilometres" was sourced to
     # "Colonial empire between 1492 and 1976", and the ledger took 1492 for the Spanish Empire's area
     from agent.research import source
-    observed = tools.get("wikipedia_summary").fn(title="Spanish Empire")
-    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Spanish Empire",
-                observation=str(observed), findings=observed.findings)
+    read = summary_step(tools, "Spanish Empire")
     answer = "The Spanish Empire existed between 1492 and 1976, covering 13.7 million square kilometres."
     page, sentence = source(answer, [read], "How large is the Spanish Empire?")
     assert page == "Spanish Empire" and "13.7" in sentence
@@ -708,9 +711,7 @@ def test_the_source_of_a_measure_is_the_sentence_stating_it_not_one_sharing_more
 def test_an_average_given_for_the_greatest_measure_asked_is_read_again_as_the_greatest(tools):
     # held-out omh-204: asked the greatest depth, a helper answered Lake Winnipeg's "mean depth of 12 metres"
     from agent.research import read_off
-    observed = tools.get("wikipedia_summary").fn(title="Lake Winnipeg")
-    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Lake Winnipeg",
-                observation=str(observed), findings=observed.findings)
+    read = summary_step(tools, "Lake Winnipeg")
     asked = "What is the greatest depth in metres given in the Wikipedia intro for Lake Winnipeg?"
     page, sentence, value = read_off(asked, "The greatest depth of Lake Winnipeg is 12 metres.", [read])
     assert (page, value) == ("Lake Winnipeg", "36 metre") and sentence.startswith("Its deepest section")
@@ -722,9 +723,7 @@ def test_a_year_its_page_gives_as_a_start_answers_no_end(tools):
     # held-out omh-212: asked when Joseph II's reign ended, a helper answered "29 November 1780", when he became
     # "sole ruler of the Habsburg monarchy from 29 November 1780 until his death"; his page's range says 1790
     from agent.research import read_year
-    observed = tools.get("wikipedia_summary").fn(title="Joseph II, Holy Roman Emperor")
-    read = Step(index=0, thought="", action="wikipedia_summary", action_input="Joseph II, Holy Roman Emperor",
-                observation=str(observed), findings=observed.findings)
+    read = summary_step(tools, "Joseph II, Holy Roman Emperor")
     page, sentence, year = read_year("When did Joseph II's reign end?", "It ended on 29 November 1780.", [read])
     assert (page, year) == ("Joseph II, Holy Roman Emperor", "1790") and "1765 to 1790" in sentence
     assert read_year("When did Joseph II's reign end?", "It ended in 1790.", [read]) is None
