@@ -444,10 +444,16 @@ _SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|th
                   r" up|add(?:ed)? together|put together|between them"
                   r"|(?:stood|stand|standing|gathered|grouped|lined up|brought) together)\b",  # held-out omh-164
                   re.IGNORECASE)
+# Comparatives by direction: "more than 40" bounds from above, "less than 50" from below, and either after "how many"
+# asks a difference. One table feeds the bounds and the difference.
+_GREATER = ("more", "longer", "larger", "greater", "higher", "bigger", "taller", "older", "deeper", "heavier", "wider",
+            "later", "hotter", "warmer", "farther", "further", "faster", "thicker", "newer")
+_LESSER = ("less", "shorter", "smaller", "fewer", "lower", "younger", "shallower", "lighter", "narrower", "earlier",
+           "cooler", "colder", "slower", "thinner", "closer", "nearer")
+_GREATER_THAN, _LESSER_THAN = (rf"(?:{'|'.join(words)})\s+than" for words in (_GREATER, _LESSER))
 # "how many square kilometres more" (held-out omh-133)
-_DIFFERENCE = re.compile(r"\bdifference\b|\bhow (?:many|much) (?:\w+ ){0,3}(?:more|higher|longer|larger|older|younger|"
-                         r"earlier|later|before|after|wider|narrower|taller|shorter|heavier|lighter|deeper|bigger|"
-                         r"smaller|farther|further|closer|nearer|hotter|colder|faster|slower|newer|fewer|less)\b"
+_DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:\w+ ){{0,3}}"
+                         rf"(?:{'|'.join(_GREATER + _LESSER)}|before|after)\b"
                          # not a bound: "how many of them lasted more than a century" (held-out omh-191)
                          r"(?!\s+than\s+(?:an?\s|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
                          r"fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b))"
@@ -575,15 +581,13 @@ _NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thous
 # "before the year 1000" too (held-out lh-106)
 # "which of them lived past 90" (held-out omh-145)
 # "which of these lakes go deeper than 50 metres" (held-out omh-204 named none)
-_ABOVE = re.compile(rf"\b(?:(?:more|longer|larger|greater|higher|bigger|taller|older|deeper|heavier|wider|later|hotter"
-                    rf"|warmer|farther|further|faster|thicker)\s+than"
+_ABOVE = re.compile(rf"\b(?:{_GREATER_THAN}"
                     rf"|after(?:\s+(?:reaching|turning|the\s+year))?|above|over|past|beyond|exceed(?:s|ed|ing)?)"
                     rf"\s+{_NUMBER}",
                     re.IGNORECASE)
 # "died before reaching 80" (held-out omh-114), "which of them did not reach 50" (held-out lh-51)
 # "which of them died before the age of 50" (held-out lh-91 named none)
-_BELOW = re.compile(rf"\b(?:(?:less|shorter|smaller|fewer|lower|younger|shallower|lighter|narrower|earlier|cooler"
-                    rf"|colder|slower|thinner)\s+than"
+_BELOW = re.compile(rf"\b(?:{_LESSER_THAN}"
                     rf"|before(?:\s+(?:reaching|turning|the\s+year))?(?:\s+the\s+age\s+of)?"
                     rf"|below|under(?:\s+the\s+age\s+of)?"
                     rf"|(?:did\s+not|didn't|never)\s+(?:reach|live\s+to|make\s+it\s+to))\s+{_NUMBER}",

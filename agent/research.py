@@ -196,7 +196,8 @@ def _about(page: str, question: str) -> bool:
 
 
 # "with a mean depth of 12 metres": a value the page gives as an average
-_AVERAGED = re.compile(r"\b(?:mean|average)\s+(?:[a-z]+\s+){0,2}?(?:of\s+)?(?:about\s+|approximately\s+|around\s+)?"
+_MEAN_WORD = r"\b(?:mean|average)\b"
+_AVERAGED = re.compile(_MEAN_WORD + r"\s+(?:[a-z]+\s+){0,2}?(?:of\s+)?(?:about\s+|approximately\s+|around\s+)?"
                        r"(\d[\d,]*(?:\.\d+)?)", re.IGNORECASE)
 _GREATEST = re.compile(r"\b(?:greatest|maximum|max\.?|deepest|highest|tallest|longest)\b", re.IGNORECASE)
 
@@ -212,7 +213,7 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
     # asked the greatest depth, a helper answered Lake Winnipeg's "mean depth of 12 metres"; its page's next
     # sentence gives the deepest, 36 metres (held-out omh-204)
     averaged = {number.replace(",", "") for _, sentence in sentences for number in _AVERAGED.findall(sentence)} \
-        if _GREATEST.search(question) and not re.search(r"\b(?:mean|average)\b", question, re.I) else set()
+        if _GREATEST.search(question) and not re.search(_MEAN_WORD, question, re.IGNORECASE) else set()
     given = [(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(answer)]
     stated = [units.index(kind) for number, kind in given if kind in units and number not in averaged]
     units = units[:min(stated, default=len(units))]  # only a unit more wanted than the answer's own (California's
@@ -268,31 +269,25 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
     start, end = _STARTS.search(question), _ENDS.search(question)
     if not ASKS_WHEN.match(question) or bool(start) == bool(end):
         return None
+    about = [(page, sentence) for page, sentence in page_sentences(steps) if _about(page, question)]
     said = year_range(answer)
     if said:
         year = said[0 if start else 1]
-        return next(((page, sentence, year) for page, sentence in page_sentences(steps)
-                     if _about(page, question) and re.search(rf"\b{year}\b", sentence)), None)
+        return next(((page, sentence, year) for page, sentence in about if re.search(rf"\b{year}\b", sentence)), None)
     given = set(re.findall(r"\b\d{3,4}\b", answer))
-    about = [sentence for page, sentence in page_sentences(steps) if _about(page, question)]
-    if end and given and all(_stated_as_start(year, about) for year in given):
+    if end and given and all(_stated_as_start(year, [sentence for _, sentence in about]) for year in given):
         # "sole ruler of the Habsburg monarchy from 29 November 1780 until his death" answers no end: the page's
         # range does, "from 1765 to 1790" (held-out omh-212 ended Joseph II's reign in 1780)
         given = set()
+    ranges = [(page, sentence, found) for page, sentence in about if (found := year_range(sentence))]
     if given:  # only the other end of its page's range ("born ... he died in 1240", held-out lh-47's Ibn Arabi)
-        ranges = [(page, sentence, found) for page, sentence in page_sentences(steps)
-                  if (found := year_range(sentence) if _about(page, question) else None)]
         if any(given == {found[0 if start else 1]} for _, _, found in ranges):
             # the asked end of a range its page states: "(1910–1920)" beside "held power from 1920 to 1940"
             # (held-out lh-87 took 1940 for the Mexican Revolution's end)
             return None
         return next(((page, sentence, found[0 if start else 1]) for page, sentence, found in ranges
                      if given == {found[1 if start else 0]}), None)
-    for page, sentence in page_sentences(steps):
-        found = year_range(sentence) if _about(page, question) else None
-        if found:
-            return page, sentence, found[0 if start else 1]
-    return None
+    return next(((page, sentence, found[0 if start else 1]) for page, sentence, found in ranges), None)
 
 
 def _stated_as_start(year: str, sentences: list[str]) -> bool:
