@@ -211,7 +211,9 @@ class Agent:
         observation = state.injections.take_observation()
         if observation is not None:
             return ToolObserved(observation, 0.0)
-        if refused := refusal(self.config.action_checks, parsed.action, parsed.action_input, state.task,
+        # F1, F2... read as the facts they name before a check judges the call: "F1, F5" is two dates
+        action_input = research.resolve(parsed.action_input, facts)
+        if refused := refusal(self.config.action_checks, parsed.action, action_input, state.task,
                               self.config.actions):
             return refused  # before the approver is asked: the call cannot answer the question
         if not approved(self.tools, self.config.approver, parsed.action, parsed.action_input):
@@ -221,8 +223,8 @@ class Agent:
             before = next(step for step in state.steps if step.index == earlier[0])
             folded = before.index not in shown.shown_indices
             return RepeatWarned.of(parsed.action, before.index, before.observation if folded else "")
-        return research.named(observe(self.tools, parsed.action, research.resolve(parsed.action_input, facts),
-                                      self.config.tool_timeout_seconds, self.config.observation_max_chars), facts)
+        return research.named(observe(self.tools, parsed.action, action_input, self.config.tool_timeout_seconds,
+                                      self.config.observation_max_chars), facts)
 
     def _record(self, memory: Memory, step: Step, shown: Context, sent: list[Message], state: RunState) -> None:
         start = time.perf_counter()  # the step is stored as traced: this time counts in the next step's memory time

