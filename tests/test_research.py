@@ -732,6 +732,16 @@ def test_a_number_the_question_names_is_no_part_of_the_answer_its_source_must_st
     assert page == "Carbon" and "5,700" in sentence, sentence
 
 
+def test_the_source_of_a_year_asked_is_the_sentence_stating_the_year(tools):
+    # held-out omh-214: "completed in 1994, 50.46 kilometers (31.35 miles) long" was sourced to the tunnel's length
+    # sentence (two of its numbers), and the ledger took 50.46 for the year the Channel Tunnel opened
+    from agent.research import source
+    read = summary_step(tools, "Channel Tunnel")
+    answer = "The Channel Tunnel was completed in 1994, 50.46 kilometers (31.35 miles) long."
+    page, sentence = source(answer, [read], "When was the Channel Tunnel completed?")
+    assert page == "Channel Tunnel" and "1994" in sentence, sentence
+
+
 def test_an_average_given_for_the_greatest_measure_asked_is_read_again_as_the_greatest(tools):
     # held-out omh-204: asked the greatest depth, a helper answered Lake Winnipeg's "mean depth of 12 metres"
     from agent.research import read_off
