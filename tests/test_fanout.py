@@ -582,6 +582,27 @@ def test_a_rank_a_same_value_pair_and_a_named_thing_against_the_rest_are_compute
                              "Vladivostok, put together.")
 
 
+def test_two_listed_things_set_against_each_other_by_name_are_divided_or_subtracted():
+    """Held-out omh-223: "which is the largest, and how many times the area of the Sundarbans is the area of the
+    Pampas" computed the largest only. "How many times A is B" is B over A; "how many times larger is A than B" is A
+    over B; "how much larger is A than B" their difference. A thing is named by a word of it no other name has."""
+    regions = [("Sundarbans mangrove forest", "10277"), ("Pampas", "1200000"), ("East European Plain", "4000000")]
+    task = ("Of the Sundarbans mangrove forest, the Pampas and the East European Plain, which is the largest, and how "
+            "many times the area of the Sundarbans is the area of the Pampas, to one decimal place?")
+    largest, times = computations(task)
+    assert (largest.operation, times.operation, times.digits) == ("max", "times", 1)
+    made = computed(times, regions, "km2")
+    assert made.expression == "round(1200000 / 10277, 1)"
+    assert made.sentence == "Pampas has {rounded} times that of Sundarbans mangrove forest."
+    plains = [("Pampas", "1200000"), ("Gran Chaco", "647500"), ("East European Plain", "4000000")]
+    [than] = computations("Of the Pampas, the Gran Chaco and the East European Plain, how many times larger is the "
+                          "East European Plain than the Pampas?")
+    assert computed(than, plains, "km2").expression == "4000000 / 1200000"
+    [more] = computations("Of the Pampas, the Gran Chaco and the East European Plain, how much larger is the Pampas "
+                          "than the Chaco?")
+    assert (more.operation, computed(more, plains, "km2").expression) == ("gap", "1200000 - 647500")
+
+
 def test_a_thing_named_against_the_rest_is_matched_by_its_whole_name():
     """Guinea set against the rest must not take Guinea-Bissau with it (a name within another name)."""
     countries = [("Guinea", "245857"), ("Guinea-Bissau", "36125"), ("Senegal", "196722")]
