@@ -87,12 +87,14 @@ def _named_by(thing: str, offered: list[str]) -> str | None:
 
 
 def _plainer(thing: str, offered: list[str]) -> str | None:
-    """The offered title that is the thing less its owner or its kind: "NASA's Apollo program": Apollo program,
+    """The offered title that is the thing less its owner (or with the owner in brackets: "Michelangelo's David":
+    David (Michelangelo)) or its kind: "NASA's Apollo program": Apollo program,
     "Tevatron particle accelerator": Tevatron (held-out omh-185: their helpers read neither page, and both values,
     unverified, were left out of the computation)."""
-    owner = re.match(r"^[^'’]+['’]s\s+(.+)$", thing)
+    owner = re.match(r"^([^'’]+)['’]s\s+(.+)$", thing)
     words = thing.split()
-    plainer = [*([owner.group(1)] if owner else []),
+    # "Michelangelo's David": David (Michelangelo) before David (held-out omh-224's helper read the biblical king's)
+    plainer = [*([f"{owner.group(2)} ({owner.group(1)})", owner.group(2)] if owner else []),
                *(" ".join(words[:n]) for n in range(len(words) - 1, 0, -1) if all(w.islower() for w in words[n:]))]
     return next((title for name in plainer for title in offered if title.casefold() == name.casefold()), None)
 

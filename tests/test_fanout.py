@@ -874,6 +874,13 @@ def test_a_helper_reads_the_title_its_thing_names_less_its_owner_or_its_kind(off
     assert reads == [["NASA's Apollo program", "Apollo program"], ["China's one-child policy", "One-child policy"],
                      ["Tevatron particle accelerator", "Tevatron"]]
     assert result.steps[2].tool_calls[1]["observation"].startswith("Tevatron")
+    # held-out omh-224: "Michelangelo's David" is the offered David (Michelangelo), not David, the biblical king
+    task = "Which was finished last: Michelangelo's David, Raphael's The School of Athens or Bosch's The Garden of " \
+           "Earthly Delights?"
+    result = lead_with_helpers(task, "1. When was Michelangelo's David finished?\nThen: max\n",
+                               ["It was finished long ago."] * 3, offline_wiki)
+    assert [call["input"] for call in result.steps[0].tool_calls if call["name"] == "wikipedia_summary"] == [
+        "Michelangelo's David", "David (Michelangelo)"]
 
 
 def test_a_helper_reads_the_title_that_ends_with_its_things_name(offline_wiki):
