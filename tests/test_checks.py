@@ -117,6 +117,14 @@ def test_two_dates_are_allowed(action_input):
     assert date_diff_needs_two_dates("date_diff", action_input, TWO_BIRTHS) is None
 
 
+def test_an_input_that_is_no_date_is_left_to_the_tools_own_error():
+    """Held-out omh-222: "1.3020 parsecs" was refused four times with "give the two dates: 1.3020 parsecs, <the other
+    date>", and the lead stopped on repeated actions; the tool itself says it cannot read a date there."""
+    assert date_diff_needs_two_dates("date_diff", "1.3020 parsecs", TWO_BIRTHS) is None
+    assert date_diff_needs_two_dates("date_diff", "1.3020 parsecs, 2026-12-06", TWO_BIRTHS) is None
+    assert date_diff_needs_two_dates("date_diff", "February 15, 1564", TWO_BIRTHS) is not None
+
+
 def test_only_date_diff_calls_are_checked():
     assert date_diff_needs_two_dates("calculator", "1564", TWO_BIRTHS) is None
     assert date_diff_needs_two_dates("date_diff", '{"when": 1, "other": 2}', TWO_BIRTHS) is None  # the tool's error

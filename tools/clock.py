@@ -136,7 +136,7 @@ def _split_range(start: str) -> tuple[str, str] | None:
     # A comma also sits inside 'February 11, 1847': split there only if both sides read as dates or years.
     for at in [m.start() for m in re.finditer(",", start)]:
         left, right = start[:at], start[at + 1:]
-        if all(_reads_as_date(side) for side in (left, right)):
+        if all(reads_as_date(side) for side in (left, right)):
             return left, right
     return None
 
@@ -155,7 +155,8 @@ def _year_or_date(text: str, clock: Clock = SYSTEM_CLOCK) -> int | date:
     return year if year is not None else parse_date(text, clock)
 
 
-def _reads_as_date(text: str) -> bool:
+def reads_as_date(text: str) -> bool:
+    """Whether a text is a bare year or a date date_diff reads."""
     try:
         _year_or_date(text)
     except ToolError:
