@@ -719,6 +719,11 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
      "more than 1.4 million items, and 48 exhibition halls.",
      "The National Museum of China has a total construction area of about 200,000 square meters, a collection of "
      "more than 1.4 million items, and 48 exhibition halls.", ("1.4", "million")),
+    # the year a figure is dated by is not the figure (held-out omh-228 took 2024 for two harvests)
+    ("What is the world production of asparagus?", "Asparagus",
+     "In 2024, world production of asparagus was 8.9 million tonnes, led by China with 87% of the total.",
+     "The world production of asparagus in 2024 was 8.9 million tonnes, led by China with 87% of the total.",
+     ("8.9", "million")),
 ])
 def test_a_helpers_value_is_the_one_its_question_asks(question, page, sentence, answer, value):
     findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer, subrun="sub-1")
