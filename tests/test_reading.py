@@ -268,6 +268,10 @@ def test_a_questions_list_and_computations_are_read_once_and_each_caller_gets_it
      "smallest collections come to together?", [("max", 1, True), ("sum", 2, False)]),
     ("Of the Panama Canal, the Suez Canal and the Kiel Canal, which two that opened one after the other are furthest "
      "apart, and by how many years?", [("neighbours", 2, True, float("-inf"), float("inf"), "furthest")]),
+    # held-out omh-230: a count within the bound, and the total of all five
+    ("Of Korean, Turkish, Japanese, Yoruba and Czech, how many of the five have more than 80 million speakers, and "
+     "how many million speakers do the five have between them?",
+     [("within", 0, True, 80e6, float("inf"), "how many"), ("sum", 0, True, float("-inf"), float("inf"))]),
     # held-out omh-226: "how far apart" is a difference too
     ("Of iron, copper, silver and gold, which is the lightest, which the heaviest, and how far apart in atomic number "
      "are they?", [("min", 1, False), ("max", 1, True), ("range", 0, True)]),
