@@ -384,12 +384,13 @@ def asked_value(question: str, steps: list[Step]) -> tuple[Fact | None, str]:
     return (fact, plain[0]) if plain else (None, "")
 
 
-def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> tuple[list[tuple[str, str]], str, str]:
+def fanout_values(questions: list[str], steps: list[Step], names: list[str], of: str = ""
+                  ) -> tuple[list[tuple[str, str]], str, str]:
     """((thing, value) pairs, unit, what is left out): the values the helpers found for the listed things (the
     first fact of the step that asked each question). A thing without a value, or with one in another unit than
     most (a glacier's 4,500 m among rivers' kilometres), is left out and named (measured: a helper asked how long
     the Yamuna is answered with its source's height, and max() took it). Asked two questions each (its start and
-    end: `span_forms`), a thing's value is its span in years."""
+    end: `span_forms`), a thing's value is its span in years, or its start or end year when a pick is `of` one."""
     found_values, missing, quotes = [], [], {}
     asked = _asked_per_thing(questions, steps, names)
     for thing, found in asked.items():
@@ -397,7 +398,8 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
             missing.append(thing)
         elif len(found) == 2:
             (_, start), (_, end) = found
-            found_values.append((thing, str(_span(start, end)), "years"))
+            found_values.append((thing, {"start": start, "end": end}.get(of) or str(_span(start, end)),
+                                 "" if of else "years"))
         else:
             fact, plain = found[0]
             found_values.append((thing, *scaled(plain, fact.unit)))
@@ -416,7 +418,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str]) -> 
     words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
     spelled = (_AREAS.get(usual) or next(unit for _, _, unit in found_values if unit_kind(unit) == usual) if usual
                else words.most_common(1)[0][0] if words else "")
-    if all(len(found) == 1 for found in asked.values()) and all(map(ASKS_WHEN.match, questions)):
+    if of or all(len(found) == 1 for found in asked.values()) and all(map(ASKS_WHEN.match, questions)):
         spelled = YEAR  # a year has no unit: the word after it is not one ("970 Yale", held-out lh-35)
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
@@ -536,7 +538,7 @@ def _spans_shown(questions: list[str], steps: list[Step], names: list[str]) -> s
 def fanout_call(computation: Computation, questions: list[str], steps: list[Step], names: list[str]
                 ) -> tuple[str, str, str] | None:
     """One computation over the values the helpers found for the listed things, as the lead's calculator step."""
-    values, unit, left_out = fanout_values(questions, steps, _with_other(names, computation))
+    values, unit, left_out = fanout_values(questions, steps, _with_other(names, computation), computation.of)
     if computation.operation in SPANNED:
         made = _reached(questions, steps, names, computation)
         return (made.thought + left_out, "calculator", made.expression) if made else None
@@ -558,7 +560,7 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
     the table's largest number (a glacier's height) and its river. None (the lead answers) when one is missing."""
     sentences, results = [], []
     for computation in wanted:
-        values, unit, _ = fanout_values(questions, steps, _with_other(names, computation))
+        values, unit, _ = fanout_values(questions, steps, _with_other(names, computation), computation.of)
         made = (_reached(questions, steps, names, computation) if computation.operation in SPANNED
                 else computed(computation, values, unit) if values else None)
         if made is not None and not made.expression:  # a ranked pick: nothing to read back

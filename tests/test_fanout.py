@@ -11,7 +11,7 @@ import pytest
 from agent.config import AgentConfig
 from agent.fanout import MAX_FANOUT, answer_of, computed, fanned_out, forms
 from agent.llm.replay import Replay
-from agent.reading import Computation, computations, listed_names
+from agent.reading import Computation, computations, listed_names, span_forms
 from agent.research import LIST_GBNF, MAX_LISTED, Split, compute_call, read_list, split_question
 from agent.runs import build_agent
 from core.chroma import make_client
@@ -1197,3 +1197,45 @@ def test_the_work_written_most_quickly_took_the_shortest_time():
                                                                    ("range", "")]
     # a speed is no time taken: the fastest runner runs at the highest speed
     assert [c.operation for c in computations("Of the cheetah, lion and horse, which runs the fastest?")] != ["min"]
+
+
+def _spanned(ranges: dict[str, tuple[str, str]]) -> tuple[list[str], list]:
+    """Helper steps that found each thing's start and end (asked "When did X begin?" and "When did X end?")."""
+    questions = [f"When did {thing} {side}?" for thing in ranges for side in ("begin", "end")]
+    years = [year for start, end in ranges.values() for year in (start, end)]
+    steps = [Step(index=n, action="research", action_input=q, observation=f"Answer: {year}",
+                  facts=[Fact(subject="x", attribute="year", value=year, unit="", page="p", quote=f"in {year}", step=n)])
+             for n, (q, year) in enumerate(zip(questions, years))]
+    return questions, steps
+
+
+def test_over_spans_the_earliest_and_the_latest_pick_a_start_or_an_end_not_a_length():
+    """Held-out omh-224 asked each work when it was created (one year), and over spans code ranked lengths for
+    "earliest" and "latest": "who was born first" picked the shortest life. A pick of a time ranks starts or ends,
+    and "the years between the earliest start and that last finish" is from the one to the other."""
+    from agent.fanout import fanout_call, fanout_final
+
+    task = ("Going by the date ranges in their Wikipedia intros, which of The Last Supper, The School of Athens, David "
+            "and The Garden of Earthly Delights was the last to be finished, and how many years separate the earliest "
+            "start among the four from that last finish?")
+    works = {"The Last Supper": ("1495", "1498"), "The School of Athens": ("1509", "1511"),
+             "David": ("1501", "1504"), "The Garden of Earthly Delights": ("1490", "1510")}
+    assert span_forms(task) == ("When did {} begin?", "When did {} end?")
+    wanted = computations(task)
+    assert [(c.operation, c.word, c.of) for c in wanted] == [("max", "latest", "end"), ("min", "earliest", "start"),
+                                                             ("reach", "", "")]
+    questions, steps = _spanned(works)
+    names = list(works)
+    calls = [fanout_call(c, questions, steps, names)[2] for c in wanted]
+    assert calls == ["max(1498, 1511, 1504, 1510)", "min(1495, 1509, 1501, 1490)",
+                     "max(1498, 1511, 1504, 1510) - min(1495, 1509, 1501, 1490)"]
+    steps += [Step(index=len(steps) + n, action="calculator", action_input=call, observation=result)
+              for n, (call, result) in enumerate(zip(calls, ["1511", "1490", "21"]))]
+    answer = fanout_final(wanted, questions, steps, names)[2]
+    assert answer.startswith("The School of Athens is the latest, in 1511. The Garden of Earthly Delights is the "
+                             "earliest, in 1490.") and "21 years" in answer
+    # of lives: the earliest birth, not the shortest life
+    lives = "Of Bach, Handel and Haydn, who lived longest, and who was born first?"
+    assert [(c.operation, c.of) for c in computations(lives)] == [("max", ""), ("min", "start")]
+    assert [c.of for c in computations("Of Bach, Handel and Haydn, who lived longest, and who died last?")] == [
+        "", "end"]
