@@ -1088,8 +1088,12 @@ def _two_named(sentence: str, names: list[str]) -> tuple[Computation, str] | Non
         ratio, differs = _RATIO.search(text), _DIFFERENCE.search(text)
         if not (ratio or differs):
             continue
-        found = sorted((match.start(), name) for name in names if (match := _naming(text, name, names))
-                       and not any(name != other and name.lower() in other.lower() for other in names))
+        found, unread = [], text
+        for name in sorted(names, key=len, reverse=True):  # "Guinea" inside "Guinea-Bissau" is that one's
+            if match := _naming(unread, name, names):
+                found.append((match.start(), name))
+                unread = unread[:match.start()] + "#" * (match.end() - match.start()) + unread[match.end():]
+        found.sort()
         if len(found) != 2:
             continue
         (_, first), (at, second) = found

@@ -28,7 +28,7 @@ from agent.outcomes import ToolObserved
 from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, span_forms,
                            start_form, stated_counts, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
-from core.support import key_words, names, numbers, singular_forms, year_range
+from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import clip
 from core.units import asked_units, counted_noun, first_of, quantities, unit_kind
 from memory.ledger import ASKS_WHEN
@@ -164,7 +164,7 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
     measured = {number.replace(",", "") for number, unit in quantities(answer) if unit_kind(unit) in units}
     if ASKS_WHEN.match(question):  # "completed in 1994, 50.46 kilometers long": the year's sentence, not the
         # length's with two numbers (held-out omh-214 took the Channel Tunnel's 50.46 km for its year)
-        measured = {number for number in wanted_numbers if re.fullmatch(r"\d{3,4}", number)}
+        measured = {number for number in wanted_numbers if is_year(number)}
     best, best_score = ("", ""), (0, 0)
     for page, sentence in page_sentences(steps):
         if wanted_numbers:
@@ -281,7 +281,7 @@ def read_year(question: str, answer: str, steps: list[Step]) -> tuple[str, str, 
     if said:
         year = said[0 if start else 1]
         return next(((page, sentence, year) for page, sentence in about if re.search(rf"\b{year}\b", sentence)), None)
-    given = set(re.findall(r"\b\d{3,4}\b", answer))
+    given = set(re.findall(rf"\b{YEAR_DIGITS}\b", answer))
     if end and given and all(_stated_as_start(year, [sentence for _, sentence in about]) for year in given):
         # "sole ruler of the Habsburg monarchy from 29 November 1780 until his death" answers no end: the page's
         # range does, "from 1765 to 1790" (held-out omh-212 ended Joseph II's reign in 1780)

@@ -147,7 +147,17 @@ def support(answer: str, task: str, steps: Sequence[Step]) -> Support:
     return Support(sources=sources, unsupported=unsupported)
 
 
-_YEAR_RANGE = re.compile(r"\b(\d{3,4})\s*(?:–|—|-|to|until)\s*(\d{3,4})\b|\bbetween (\d{3,4}) and (\d{3,4})\b")
+# a year as pages write one (a plain number of three or four digits: 537, 1994); the ledger and the sources read it
+YEAR_DIGITS = r"\d{3,4}"
+
+
+def is_year(number: str) -> bool:
+    """Whether a plain number reads as a year: "1994", "537"; not "50.46" or "12"."""
+    return bool(re.fullmatch(YEAR_DIGITS, number))
+
+
+_YEAR_RANGE = re.compile(rf"\b({YEAR_DIGITS})\s*(?:–|—|-|to|until)\s*({YEAR_DIGITS})\b"
+                         rf"|\bbetween ({YEAR_DIGITS}) and ({YEAR_DIGITS})\b")
 
 
 def year_range(text: str) -> tuple[str, str] | None:

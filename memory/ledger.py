@@ -13,7 +13,7 @@ import re
 from typing import Iterable
 
 from core.schema import Fact, Step
-from core.support import year_range
+from core.support import is_year, year_range
 from core.units import (asked_units, counted_noun, counts, dimension_numbers, first_of, is_measure, position_numbers,
                         quantities, unit_kind)
 from memory.base import Context
@@ -21,12 +21,13 @@ from memory.base import Context
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
 ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which year"
                        r"|what (?:is|was) the (?:\w+ )?(?:year|date)\b)", re.IGNORECASE)
-_YEAR = re.compile(r"\d{3,4}")
 _ASKS_END = re.compile(r"\b(?:die|died|death|end|ended)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"\(([^()]*)\)")
 _ENDED_YEAR = re.compile(r"\b(?:died|death|ended)\b[^.\d]{0,30}?\b(\d{3,4})\b", re.IGNORECASE)
 # the year a figure is dated by: "In 2024, world production of asparagus was 8.9 million tonnes", "as of 2023"
-_DATED = re.compile(r"\b(?:in|as of|since|by|until|during)\s+(\d{4})\b(?!\s*(?:%|[a-z]))", re.IGNORECASE)
+# not a year followed by its unit ("in 1500 metres"), but one followed by a verb ("in 2024 was 8.9 million tonnes")
+_DATED = re.compile(r"\b(?:in|as of|since|by|until|during)\s+(\d{4})\b"
+                    r"(?!\s*(?:%|(?!(?:was|were|is|are|it|the|and|had|has|stood|reached)\b)[a-z]))", re.IGNORECASE)
 # measured on the Elbe, the Loire and the Vistula: two or three rows a page (~40 tokens each) from a summary
 FOLDED_TABLE_ROWS = 24
 QUOTE_MAX_CHARS = 240  # a lookup sentence can run long; the table shows its start, around the value
@@ -87,7 +88,7 @@ def facts_of(step: Step) -> list[Fact]:
         if findings.subrun:  # "570 km long and 2 km wide" answers "How wide?" with 2
             prefer = dimension_numbers(step.action_input, findings.answer) or prefer
         if ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
-            prefer = [number for number in prefer if _YEAR.fullmatch(number)] or prefer
+            prefer = [number for number in prefer if is_year(number)] or prefer
             # "was born in 1743 and died in 1820" answers when he died with 1820 (held-out lh-83 took the births
             # of four of sixteen naturalists for their deaths)
             ended = _ENDED_YEAR.search(findings.answer) if _ASKS_END.search(step.action_input) else None

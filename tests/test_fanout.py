@@ -724,6 +724,10 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
      "In 2024, world production of asparagus was 8.9 million tonnes, led by China with 87% of the total.",
      "The world production of asparagus in 2024 was 8.9 million tonnes, led by China with 87% of the total.",
      ("8.9", "million")),
+    # ... also when a verb follows the year, and no sentence dates it with a comma
+    ("What is the world production of sesame?", "Sesame",
+     "World production of sesame in 2024 was 6.7 million tonnes, led by Sudan.",
+     "The world production of sesame in 2024 was 6.7 million tonnes.", ("6.7", "million")),
 ])
 def test_a_helpers_value_is_the_one_its_question_asks(question, page, sentence, answer, value):
     findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer, subrun="sub-1")
@@ -1253,3 +1257,15 @@ def test_over_spans_the_earliest_and_the_latest_pick_a_start_or_an_end_not_a_len
     assert [(c.operation, c.of) for c in computations(lives)] == [("max", ""), ("min", "start")]
     assert [c.of for c in computations("Of Bach, Handel and Haydn, who lived longest, and who died last?")] == [
         "", "end"]
+
+
+def test_two_things_named_against_each_other_are_read_when_others_names_hold_theirs():
+    """A list with Guinea-Bissau and Nigeria beside Guinea and Niger: a clause naming Guinea and Niger sets those
+    two against each other. Names inside other names were left out over the whole list, so it read nothing."""
+    task = ("Of Guinea, Guinea-Bissau, Niger and Nigeria, which is the largest, and how many times the area of Niger "
+            "is the area of Guinea?")
+    ratio = computations(task)[-1]
+    assert ratio.operation == "times" and [part.word for part in ratio.parts] == ["guinea", "niger"]
+    # where both names are there, the shorter is the longer's: "Guinea-Bissau" names no Guinea
+    both = task.replace("the area of Niger", "the area of Guinea-Bissau")
+    assert [part.word for part in computations(both)[-1].parts] == ["guinea", "guinea-bissau"]
