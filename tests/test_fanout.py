@@ -1269,3 +1269,17 @@ def test_two_things_named_against_each_other_are_read_when_others_names_hold_the
     # where both names are there, the shorter is the longer's: "Guinea-Bissau" names no Guinea
     both = task.replace("the area of Niger", "the area of Guinea-Bissau")
     assert [part.word for part in computations(both)[-1].parts] == ["guinea", "guinea-bissau"]
+
+
+def test_one_question_asked_of_a_plural_name_is_the_same_form():
+    """Held-out omh-229: "... in which Dimetrodon appears ..." and "... in which the plesiosaurs appear ..." made two
+    forms of one question, and two forms left the lead to answer alone."""
+    from agent.fanout import forms
+    names = ["Dimetrodon", "Allosaurus", "plesiosaurs"]
+    asked = ["What is the range of time in which Dimetrodon appears in the fossil record?",
+             "What is the range of time in which the plesiosaurs appear in the fossil record?",
+             "How many species does Allosaurus have?", "How many species do the plesiosaurs have?"]
+    assert forms(asked, names)[0] == ["What is the range of time in which {} appears in the fossil record?",
+                                      "How many species does {} have?"]
+    # two questions are still two
+    assert len(forms(["When did Dimetrodon appear?", "When did Allosaurus disappear?"], names)[0]) == 2
