@@ -18,7 +18,7 @@ from agent.reading import Computation, listed_names, set_against, without_asides
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers, year_range
 from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, is_measure, quantities,
-                        scaled, unit_kind)
+                        range_width, scaled, unit_kind)
 from memory.ledger import ASKS_WHEN
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
@@ -397,7 +397,8 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     first fact of the step that asked each question). A thing without a value, or with one in another unit than
     most (a glacier's 4,500 m among rivers' kilometres), is left out and named (measured: a helper asked how long
     the Yamuna is answered with its source's height, and max() took it). Asked two questions each (its start and
-    end: `span_forms`), a thing's value is its span in years, or its start or end year when a pick is `of` one."""
+    end: `span_forms`), a thing's value is its span in years, or its start or end year when a pick is `of` one;
+    asked one, `of` "width", the width of the range its sentence gives."""
     found_values, missing, quotes = [], [], {}
     asked = _asked_per_thing(questions, steps, names)
     for thing, found in asked.items():
@@ -405,8 +406,13 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
             missing.append(thing)
         elif len(found) == 2:
             (_, start), (_, end) = found
-            found_values.append((thing, {"start": start, "end": end}.get(of) or str(_span(start, end)),
-                                 "" if of else "years"))
+            point = {"start": start, "end": end}.get(of)
+            found_values.append((thing, point, "") if point else (thing, str(_span(start, end)), "years"))
+        elif of == "width":  # the width of the range its sentence gives ("40–65 kg": 25 kg)
+            if width := range_width(found[0][0].quote):
+                found_values.append((thing, *scaled(*width)))
+            else:
+                missing.append(thing)
         else:
             fact, plain = found[0]
             found_values.append((thing, *scaled(plain, fact.unit)))
@@ -425,7 +431,8 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
     spelled = (_AREAS.get(usual) or next(unit for _, _, unit in found_values if unit_kind(unit) == usual) if usual
                else words.most_common(1)[0][0] if words else "")
-    if of or all(len(found) == 1 for found in asked.values()) and all(map(ASKS_WHEN.match, questions)):
+    if of in ("start", "end") or all(len(found) == 1 for found in asked.values()) and all(map(ASKS_WHEN.match,
+                                                                                             questions)):
         spelled = YEAR  # a year has no unit: the word after it is not one ("970 Yale", held-out lh-35)
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")

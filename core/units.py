@@ -199,3 +199,20 @@ def in_duration(number: str, unit: str, target: str) -> str:
     with localcontext() as context:
         context.prec = 12
         return f"{(seconds / _SECONDS[duration_unit(target)]).normalize():f}"
+
+
+# a range of numbers a page states: "40–65 kg", "between 14 and 45 kg", "21 to 72 kg", "294.1–271 million years ago"
+_RANGE = re.compile(rf"\bbetween\s+({_NUMBER})\s+(?:[a-z]+\s+)?and\s+({_NUMBER})"
+                    rf"|(?<![\w.])({_NUMBER})\s*(?:–|—|-|to)\s*({_NUMBER})(?![\d.])")
+
+
+def range_width(text: str) -> tuple[str, str] | None:
+    """(width, unit): how far apart the ends of the first range of numbers a text states are, in the unit after the
+    second end ("Impalas weigh 40–65 kg" -> ("25", "kg")); None when it states none."""
+    found = _RANGE.search(text)
+    if not found:
+        return None
+    low, high = [end for end in found.groups() if end]
+    unit = next((unit for number, unit in quantities(text[found.start():]) if number == high), "")
+    width = abs(Decimal(high.replace(",", "")) - Decimal(low.replace(",", "")))
+    return f"{width.normalize():f}", unit

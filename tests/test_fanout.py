@@ -4,6 +4,7 @@ own step limit. Lists as the suites word them, and a lead through the real loop,
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import pytest
@@ -895,6 +896,18 @@ def test_a_helper_reads_the_title_its_thing_names_less_its_owner_or_its_kind(off
         "Michelangelo's David", "David (Michelangelo)"]
 
 
+def test_a_helper_reads_the_page_of_animals_listed_with_a_word_that_describes_them(offline_wiki):
+    """Held-out omh-233: "For adult cheetahs, impalas, koalas and giant pandas, Wikipedia gives ..." was no list
+    code read (the model added "animal weights" to it), and no page is titled "adult cheetahs"."""
+    task = ("My kid wants to know about animal weights. For adult cheetahs, impalas, koalas and giant pandas, "
+            "Wikipedia gives a weight range in kilograms. Which is the heaviest?")
+    assert listed_names(task) == ["adult cheetahs", "impalas", "koalas", "giant pandas"]
+    result = lead_with_helpers(task, "1. How heavy are adult cheetahs?\nThen: max\n", ["It is heavy."] * 4, offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:4]]
+    assert reads[0] == ["adult cheetahs", "Cheetah"]
+    assert [read[0] for read in reads[1:]] == ["impalas", "koalas", "giant pandas"]
+
+
 def test_a_helper_reads_the_page_of_a_place_listed_with_the_place_it_is_measured_from(offline_wiki):
     """Held-out omh-225 listed "Lyon from Paris, Oran from Algiers, ...": helpers looked up "Lyon from Paris" as a
     title, and four of five found no distance. And "the city that lies closest" is a pick, set against the
@@ -1286,3 +1299,31 @@ def test_one_question_asked_of_a_plural_name_is_the_same_form():
                                       "How many species does {} have?"]
     # two questions are still two
     assert len(forms(["When did Dimetrodon appear?", "When did Allosaurus disappear?"], names)[0]) == 2
+
+
+def test_the_gap_between_each_ones_lightest_and_heaviest_is_the_width_of_its_range():
+    """Held-out omh-233: "which of these five animals has the biggest gap between its lightest and heaviest adults"
+    ranked each one's lightest weight (max() picked the giant panda's 100 kg)."""
+    from agent.fanout import fanout_call
+    task = ("For adult cheetahs, impalas, koalas and giant pandas, Wikipedia gives a weight range in kilograms. Which "
+            "of these four animals has the biggest gap between its lightest and heaviest adults, and how many kg is "
+            "that gap?")
+    names = listed_names(task)
+    (biggest,) = computations(task)
+    assert (biggest.operation, biggest.of) == ("max", "width")
+    sentences = {"adult cheetahs": "Adult cheetahs weigh between 21 and 72 kg (46 and 159 lb).",
+                 "impalas": "The weight range for impalas is 40–65 kg (88–143 lb).",
+                 "koalas": "Koalas weigh 4 to 15 kg (9 to 33 lb).", "giant pandas": "It weighs 100 to 115 kg."}
+    questions = [f"What is the weight range of {name}?" for name in names]
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=name, value=re.findall(r"\d+", quote)[0], unit="kg", page=name, quote=quote,
+                              step=n)])
+             for n, (q, (name, quote)) in enumerate(zip(questions, sentences.items()))]
+    thought, _, expression = fanout_call(biggest, questions, steps, names)
+    assert expression == "max(51, 25, 11, 15)" and "adult cheetahs" in thought
+    # the gap between the lightest and the heaviest of them is over the things, not within each one
+    assert computations(task.replace("gap between its lightest and heaviest adults", "weight"))[0].of == ""
+    # ranges in millions of years ago, "the shortest window": each one's window
+    windows = ("Based on the 'million years ago' ranges in their intros, which of Dimetrodon, Allosaurus and "
+               "Triceratops had the shortest window?")
+    assert [c.of for c in computations(windows)] == ["width"]
