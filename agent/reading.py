@@ -479,6 +479,12 @@ def _end_or_start(sentence: str, superlative: re.Match) -> str:
 # isotopes of francium ...", held-out omh-215 read a pick of the highest) picks nothing
 _ASKS = re.compile(r"\?|\b(?:which|what|who|whose|how|name|tell|give|find|work|rank|list|add|divide|subtract|take|"
                    r"count|compute|calculate|put|order|line|sort|arrange|say|identify|pick|choose)\b", re.IGNORECASE)
+def asking_text(task: str) -> str:
+    """The question's sentences that ask (or tell what to do), without those that only set the scene: "In the
+    century or so after Alexander the Great, a lot of new states appeared: ..." asks nothing of Alexander."""
+    return " ".join(sentence for sentence in _SENTENCES.split(task) if _ASKS.search(sentence))
+
+
 # the time a thing takes: "decays the fastest", "written most quickly" (verbs of a process, not "runs the fastest")
 _QUICKEST = re.compile(r"\b(decays?|decayed|written|wrote|built|composed|completed|finished|made|done)\s+"
                        r"(?:the\s+)?(?:fastest|quickest|most\s+quickly|soonest)\b|\b(?:the\s+)?most\s+quickly\b",

