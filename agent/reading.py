@@ -106,7 +106,8 @@ _THE_LIST = rf"\b((?:{_THE_ITEM},\s+)+{_THE_ITEM},?\s+(?:and|or)\s+{_THE_ITEM})\
 _LOWER_TAIL = rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*(?:[.?]|,(?=\s+[A-Z]))"
 # "... has chapters on mantises, fleas, earwigs, cockroaches and lice." (held-out omh-149): after "on", "about"...
 _LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_TAIL}"
-                         rf"|\b(?:[Oo]f|[Oo]n|[Aa]bout|[Ff]or|[Aa]mong|[Ii]ncluding)\s+((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}"
+                         rf"|\b(?:[Oo]f|[Oo]n|[Aa]bout|[Ff]or|[Aa]mong|[Ii]ncluding)\s+"
+                         rf"((?:{_LOWER_ITEM},\s+)+{_LOWER_TAIL}"
                          rf"|{_THE_LIST}")
 
 
@@ -448,7 +449,6 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           # (held-out omh-204 read a pick of the deepest from it)
                           r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
-# the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
 # each thing's value is the width of the range its page gives: "which has the biggest gap between its lightest and
 # heaviest adults" (held-out omh-233 ranked the lightest weights), "the shortest window" of ranges in millions of
 # years ago (omh-229); not "between the lightest and the heaviest of them", a range over the things
@@ -457,6 +457,7 @@ _WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their
                      r"|\b(?:widest|narrowest|broadest|biggest|largest|smallest)\s+(?:weight|size|length|height|age)\s+"
                      r"ranges?\b", re.IGNORECASE)
 _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
+# the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
 _ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|death|fell|fall|collaps\w*|"
                     r"dissolv\w*|clos\w*|left|leave)\b", re.IGNORECASE)
 _BEGUN = re.compile(r"\b(?:start\w*|begin\w*|began|begun|born|births?|found\w*|accession)\b", re.IGNORECASE)
@@ -479,6 +480,8 @@ def _end_or_start(sentence: str, superlative: re.Match) -> str:
 # isotopes of francium ...", held-out omh-215 read a pick of the highest) picks nothing
 _ASKS = re.compile(r"\?|\b(?:which|what|who|whose|how|name|tell|give|find|work|rank|list|add|divide|subtract|take|"
                    r"count|compute|calculate|put|order|line|sort|arrange|say|identify|pick|choose)\b", re.IGNORECASE)
+
+
 def asking_text(task: str) -> str:
     """The question's sentences that ask (or tell what to do), without those that only set the scene: "In the
     century or so after Alexander the Great, a lot of new states appeared: ..." asks nothing of Alexander."""
