@@ -194,6 +194,8 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
             return f"{-year} BC" if year < 0 else str(year)
         return f"{shown(value)}{unit}"
     if operation in ("max", "min"):
+        ranked = [pair for pair in ranked if not computation.names or pair[0] in computation.names]
+        plain = [value for name, value in kept if not computation.names or name in computation.names]
         best = ranked[0]
         return Computed(f"The {'highest' if computation.highest else 'lowest'} value the helpers found is "
                         f"{best[0]}'s.", f"{operation}({', '.join(plain)})",

