@@ -486,7 +486,8 @@ def _end_or_start(sentence: str, superlative: re.Match) -> str:
 # a sentence that asks (or tells what to do) picks; one that states ("Wikipedia gives half-lives for the most stable
 # isotopes of francium ...", held-out omh-215 read a pick of the highest) picks nothing
 _ASKS = re.compile(r"\?|\b(?:which|what|who|whose|how|name|tell|give|find|work|rank|list|add|divide|subtract|take|"
-                   r"count|compute|calculate|put|order|line|sort|arrange|say|identify|pick|choose)\b", re.IGNORECASE)
+                   r"count|compute|calculate|put|order|line|sort|arrange|say|identify|pick|choose|want|need|know|"
+                   r"show|determine|report|compare)\b", re.IGNORECASE)
 
 
 def asking_text(task: str) -> str:

@@ -1240,6 +1240,8 @@ def test_a_sentence_that_only_states_picks_nothing():
     stated = "Wikipedia gives the most stable isotopes of iron, nickel and cobalt. What is their combined mass?"
     assert [c.operation for c in computations(stated)] == ["sum"]
     assert [c.operation for c in computations("Of iron, nickel and cobalt, which is the most stable?")] == ["max"]
+    # a sentence that says what it wants asks too
+    assert [c.operation for c in computations("Iron, nickel and cobalt: I want the heaviest one.")] == ["max"]
 
 
 def test_the_work_written_most_quickly_took_the_shortest_time():
