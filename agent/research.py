@@ -25,8 +25,8 @@ from pydantic import BaseModel
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, span_forms,
-                           start_form, stated_counts, unread_list)
+from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, start_form,
+                           stated_counts, two_forms, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import clip
@@ -397,7 +397,7 @@ def split_question(complete, system: str, task: str) -> Split:
     listed, counts = listed_names(task), stated_counts(task)
     if counts and len(listed) not in counts or unread_list(task):  # code's list misses the count, or is none
         listed = settled_list(task, read_list(complete, system, task))
-    said = (span_forms(task) or tuple(filter(None, [start_form(task) or end_form(task)]))) if listed else ()
+    said = (two_forms(task) or tuple(filter(None, [start_form(task) or end_form(task)]))) if listed else ()
     if said:  # each thing's start and end (or start), in code's words: the model's split is not needed (nor its time)
         return Split(questions=[form.format(name) for name in listed for form in said][:MAX_FANOUT], names=listed)
     completion = complete([Message(role="system", content=system),
@@ -562,8 +562,8 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     asked_forms, others = forms(split.questions, names, task) if names else ([], [])
     # a thing beyond the list set against its pick is asked like the list, and code computes that gap too
     others = [question for question in others if not thing_of(question, set_against(task))]
-    spans = span_forms(task)
-    wanted = computations(task, tuple(names)) if len(asked_forms) == 1 or spans and asked_forms == list(spans) else []
+    paired = two_forms(task)
+    wanted = computations(task, tuple(names)) if len(asked_forms) == 1 or paired and asked_forms == list(paired) else []
     # a question about something beyond the list ("... exceed the atomic number of iodine") needs more than the
     # list's computations: code computes them, and the lead writes the answer
     final = [] if others else [once(lambda: fanout_final(wanted, split.questions, steps, names))]

@@ -1419,3 +1419,29 @@ def test_a_split_question_about_the_wikipedia_page_is_no_form():
     lakes = "Of Vänern, Lake Erie and Lake Urmia, which is the deepest?"
     assert fanned_out(["What is the greatest depth given in the Wikipedia intro for Vänern?"], lakes)[0][1] == (
         "What is the greatest depth given in the Wikipedia intro for Lake Erie?")
+
+
+def test_people_per_square_kilometre_are_each_ones_population_over_its_area():
+    """Held-out omh-238: "Work out people per square kilometre from the city-proper population and area ... which
+    one is the densest and how many times denser it is than the least dense": the split asked each city what its
+    capital is. Each is asked its population and its area, and its value is the one over the other."""
+    from agent.fanout import fanout_call
+    from agent.reading import two_forms
+    task = ("Which capital is the most crowded: Paris, Rome, Bucharest or Kuala Lumpur? Work out people per square "
+            "kilometre from the city-proper population and area given in each city's Wikipedia intro, then tell me "
+            "which one is the densest and how many times denser it is than the least dense of the four (one "
+            "decimal place).")
+    names = listed_names(task)
+    assert two_forms(task) == ("What is the population of {}?", "What is the area of {}?")
+    wanted = computations(task, tuple(names))
+    assert [(c.operation, c.of) for c in wanted] == [("max", "per"), ("min", "per"), ("ratio", "per")]
+    cities = {"Paris": (("2.04", "million"), ("105.4", "km2")), "Rome": (("2.7", "million"), ("1,287.36", "km2")),
+              "Bucharest": (("1.7", "million"), ("240", "km2")), "Kuala Lumpur": (("2", "million"), ("243", "km2"))}
+    questions = [form.format(name) for name in names for form in two_forms(task)]
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=q, value=value, unit=unit, page="p", quote=f"{value} {unit}", step=n)])
+             for n, (q, (value, unit)) in enumerate(zip(questions, (v for name in names for v in cities[name])))]
+    densest, _, ratio = wanted
+    assert fanout_call(densest, questions, steps, names)[2] == "max(19354.84, 2097.32, 7083.33, 8230.45)"
+    assert fanout_call(ratio, questions, steps, names)[2] == ("round(max(19354.84, 2097.32, 7083.33, 8230.45) / "
+                                                              "min(19354.84, 2097.32, 7083.33, 8230.45), 1)")
