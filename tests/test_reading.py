@@ -219,6 +219,10 @@ def test_a_questions_list_and_computations_are_read_once_and_each_caller_gets_it
      "wider than it is the widest?", [("min", 1, False), ("max", 1, True), ("range", 0, True)]),
     ("Of Bach, Handel, Haydn and Mozart, which two were born closest together, and how many years apart?",
      [("pair", 2)]),
+    # held-out omh-240: "closest in size" is two nearest each other too, not the two smallest
+    ("Of Sweden, Afghanistan and Papua New Guinea, which two are the closest in size, and by how many square "
+     "kilometres do they differ?", [("pair", 2)]),
+    ("Of Lyon, Lille, Nice and Rennes, which two are the closest to Paris?", [("top", 2, False)]),
     ("Of Abbey Road, Rubber Soul and Revolver, which came out last?", [("max", 1, True)]),
     ("Of Keats, Shelley and Byron, who died youngest, and how many years fewer did he live than the longest-lived?",
      [("min", 1, False), ("max", 1, True), ("range", 0, True)]),  # held-out omh-111
