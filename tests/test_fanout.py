@@ -1220,9 +1220,7 @@ def test_durations_in_several_units_of_time_are_compared_in_one_and_the_fastest_
     lives = {"francium-223": ("22", "minutes"), "astatine-210": ("8.1", "hours"), "radium-226": ("1,600", "years"),
              "carbon-14": ("5,700", "years")}
     questions = [f"What is the half-life of {name}?" for name in names]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=name, value=v, unit=u, page=name, quote=f"a half-life of {v} {u}", step=n)])
-             for n, (q, (name, (v, u))) in enumerate(zip(questions, lives.items()))]
+    steps = _answered([(q, v, u, f"a half-life of {v} {u}") for q, (v, u) in zip(questions, lives.values())])
     values, unit, left_out = fanout_values(questions, steps, names)
     assert unit == "years" and left_out == ""
     assert dict(values)["francium-223"] == "0.0000418282759145" and dict(values)["carbon-14"] == "5700"
@@ -1256,12 +1254,20 @@ def test_the_work_written_most_quickly_took_the_shortest_time():
     assert [c.operation for c in computations("Of the cheetah, lion and horse, which runs the fastest?")] != ["min"]
 
 
+def _answered(found: list[tuple[str, str, str, str]]) -> list[Step]:
+    """Helper steps, one a (question, value, unit, quote): each with the fact its answer established."""
+    return [Step(index=n, action="research", action_input=question, observation="",
+                 facts=[Fact(subject=question, value=value, unit=unit, page="p", quote=quote, step=n)])
+            for n, (question, value, unit, quote) in enumerate(found)]
+
+
 def _spanned(ranges: dict[str, tuple[str, str]]) -> tuple[list[str], list]:
     """Helper steps that found each thing's start and end (asked "When did X begin?" and "When did X end?")."""
     questions = [f"When did {thing} {side}?" for thing in ranges for side in ("begin", "end")]
     years = [year for start, end in ranges.values() for year in (start, end)]
     steps = [Step(index=n, action="research", action_input=q, observation=f"Answer: {year}",
-                  facts=[Fact(subject="x", attribute="year", value=year, unit="", page="p", quote=f"in {year}", step=n)])
+                  facts=[Fact(subject="x", attribute="year", value=year, unit="", page="p", quote=f"in {year}",
+                              step=n)])
              for n, (q, year) in enumerate(zip(questions, years))]
     return questions, steps
 
@@ -1338,10 +1344,8 @@ def test_the_gap_between_each_ones_lightest_and_heaviest_is_the_width_of_its_ran
                  "impalas": "The weight range for impalas is 40–65 kg (88–143 lb).",
                  "koalas": "Koalas weigh 4 to 15 kg (9 to 33 lb).", "giant pandas": "It weighs 100 to 115 kg."}
     questions = [f"What is the weight range of {name}?" for name in names]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=name, value=re.findall(r"\d+", quote)[0], unit="kg", page=name, quote=quote,
-                              step=n)])
-             for n, (q, (name, quote)) in enumerate(zip(questions, sentences.items()))]
+    steps = _answered([(q, re.findall(r"\d+", quote)[0], "kg", quote)
+                       for q, quote in zip(questions, sentences.values())])
     thought, _, expression = fanout_call(biggest, questions, steps, names)
     assert expression == "max(51, 25, 11, 15)" and "adult cheetahs" in thought
     # the gap between the lightest and the heaviest of them is over the things, not within each one
@@ -1351,8 +1355,8 @@ def test_the_gap_between_each_ones_lightest_and_heaviest_is_the_width_of_its_ran
                "Triceratops had the shortest window?")
     assert [c.of for c in computations(windows)] == ["width"]
     # held-out omh-243: "which colour spans the widest band of wavelengths", of a list in lower case before "which"
-    rainbow = ("Taking the ranges in the articles on red, orange, yellow, green and blue, which colour spans the widest "
-               "band of wavelengths, and how many times as wide is its band as the narrowest of the five?")
+    rainbow = ("Taking the ranges in the articles on red, orange, yellow, green and blue, which colour spans the "
+               "widest band of wavelengths, and how many times as wide is its band as the narrowest of the five?")
     assert listed_names(rainbow) == ["red", "orange", "yellow", "green", "blue"]
     assert [(c.operation, c.of) for c in computations(rainbow)] == [("max", "width"), ("min", "width"),
                                                                     ("ratio", "width")]
@@ -1367,9 +1371,7 @@ def test_years_before_the_common_era_count_back():
     names = listed_names(task)
     founded = dict(zip(names, ["331", "320", "305", "247", "204"]))
     questions = [f"In what year was {name} founded?" for name in names]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=name, value=year, unit="BC", page=name, quote=f"founded in {year} BC", step=n)])
-             for n, (q, (name, year)) in enumerate(zip(questions, founded.items()))]
+    steps = _answered([(q, year, "BC", f"founded in {year} BC") for q, year in zip(questions, founded.values())])
     wanted = computations(task)
     calls = [fanout_call(c, questions, steps, names)[2] for c in wanted]
     assert calls[0] == "min(-331, -320, -305, -247, -204)"
@@ -1397,9 +1399,7 @@ def test_a_group_named_one_by_one_and_added_up_is_set_against_the_rest():
                                                                     ("rest", ())]
     people = dict(zip(names, ["2.3", "1.43", "1.3", "2.74", "1.60"]))
     questions = [f"What was the population of {name} at the 2020 census?" for name in names]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=name, value=value, unit="million", page=name, quote=f"{value} million", step=n)])
-             for n, (q, (name, value)) in enumerate(zip(questions, people.items()))]
+    steps = _answered([(q, value, "million", f"{value} million") for q, value in zip(questions, people.values())])
     assert fanout_call(biggest, questions, steps, names)[2] == "max(2300000, 1430000, 1300000)"  # not Chicago's
     assert fanout_call(gap, questions, steps, names)[2] == (
         "((2300000 + 1430000 + 1300000) - (2740000 + 1600000)) / 1000000")
@@ -1444,9 +1444,8 @@ def test_people_per_square_kilometre_are_each_ones_population_over_its_area():
     cities = {"Paris": (("2.04", "million"), ("105.4", "km2")), "Rome": (("2.7", "million"), ("1,287.36", "km2")),
               "Bucharest": (("1.7", "million"), ("240", "km2")), "Kuala Lumpur": (("2", "million"), ("243", "km2"))}
     questions = [form.format(name) for name in names for form in two_forms(task)]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=q, value=value, unit=unit, page="p", quote=f"{value} {unit}", step=n)])
-             for n, (q, (value, unit)) in enumerate(zip(questions, (v for name in names for v in cities[name])))]
+    found = (found for name in names for found in cities[name])
+    steps = _answered([(q, value, unit, f"{value} {unit}") for q, (value, unit) in zip(questions, found)])
     densest, _, ratio = wanted
     assert fanout_call(densest, questions, steps, names)[2] == "max(19354.84, 2097.32, 7083.33, 8230.45)"
     assert fanout_call(ratio, questions, steps, names)[2] == ("round(max(19354.84, 2097.32, 7083.33, 8230.45) / "
@@ -1467,9 +1466,7 @@ def test_the_one_nearest_a_thing_beyond_the_list_is_asked_and_computed():
     questions, _ = fanned_out(["When was Göbekli Tepe founded?"], task)
     assert questions[-1] == "When was Ur founded?"
     dated = dict(zip(questions, ["9500", "7500", "2500", "3800"]))
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=q, value=year, unit="BC", page="p", quote=f"c. {year} BC", step=n)])
-             for n, (q, year) in enumerate(dated.items())]
+    steps = _answered([(q, year, "BC", f"c. {year} BC") for q, year in dated.items()])
     thought, _, expression = fanout_call(nearest, questions, steps, names)
     assert expression == "-2500 - -3800" and "Mohenjo-daro" in thought
     from agent.fanout import computed, fanout_values
@@ -1489,9 +1486,7 @@ def test_the_pick_set_against_one_listed_thing_by_name():
     assert times.operation == "times" and [part.word for part in times.parts] == ["most", "beowulf"]
     lines = dict(zip(names, ["15693", "9896", "11995", "3182", "50000"]))
     questions = [f"How many lines does {name} have?" for name in names]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=q, value=count, unit="lines", page="p", quote=f"{count} lines", step=n)])
-             for n, (q, count) in enumerate(zip(questions, lines.values()))]
+    steps = _answered([(q, count, "lines", f"{count} lines") for q, count in zip(questions, lines.values())])
     assert fanout_call(times, questions, steps, names)[2] == "round(50000 / 3182, 1)"
     # "how much longer is it than Beowulf": their difference
     longer = computations(task.replace("how many times the length of Beowulf is it", "how much longer is it than "
