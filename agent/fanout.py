@@ -217,9 +217,9 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
             return f"{-year} BC" if year < 0 else str(year)
         return f"{shown(value)}{unit}"
     if operation in ("max", "min"):
-        ranked = [pair for pair in ranked if not computation.names or pair[0] in computation.names]
-        plain = [value for name, value in kept if not computation.names or name in computation.names]
-        best = ranked[0]
+        among = [(name, value) for name, value in kept if not computation.names or name in computation.names]
+        best = sorted(among, key=lambda pair: float(pair[1]), reverse=computation.highest)[0]
+        plain = [value for _, value in among]
         return Computed(f"The {'highest' if computation.highest else 'lowest'} value the helpers found is "
                         f"{best[0]}'s.", f"{operation}({', '.join(plain)})",
                         f"{best[0]} is the {word or ('highest' if computation.highest else 'lowest')}, "
@@ -431,7 +431,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     the Yamuna is answered with its source's height, and max() took it). Asked two questions each (its start and
     end: `span_forms`), a thing's value is its span in years, or its start or end year when a pick is `of` one;
     asked one, `of` "width", the width of the range its sentence gives."""
-    found_values, missing, quotes = [], [], {}
+    found_values, missing, quotes, counted_back = [], [], {}, False
     asked = _asked_per_thing(questions, steps, names)
     for thing, found in asked.items():
         if not all(fact for fact, _ in found):
@@ -451,6 +451,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
                 missing.append(thing)
         elif _BEFORE_COMMON_ERA.fullmatch(found[0][0].unit.strip()):  # "331 BC" is the year -331
             found_values.append((thing, f"-{found[0][1]}", ""))
+            counted_back = True
         else:
             fact, plain = found[0]
             found_values.append((thing, *scaled(plain, fact.unit)))
@@ -469,9 +470,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
     spelled = (_AREAS.get(usual) or next(unit for _, _, unit in found_values if unit_kind(unit) == usual) if usual
                else words.most_common(1)[0][0] if words else "")
-    dated_bc = any(found and found[0][0] and _BEFORE_COMMON_ERA.fullmatch(found[0][0].unit.strip())
-                   for found in asked.values())
-    if of in ("start", "end") or dated_bc or all(len(found) == 1 for found in asked.values()) and all(
+    if of in ("start", "end") or counted_back or all(len(found) == 1 for found in asked.values()) and all(
             map(ASKS_WHEN.match, questions)):
         spelled = YEAR  # a year has no unit: the word after it is not one ("970 Yale", held-out lh-35)
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (

@@ -486,8 +486,10 @@ def _end_or_start(sentence: str, superlative: re.Match) -> str:
     before = " ".join(sentence[:superlative.start()].split()[-2:])
     clause = next(c.group(0) for c in _clauses(sentence) if c.start() <= superlative.start() < c.end())
     for words in (after, before, clause):
-        if _BEGUN.search(words) or _ENDED.search(words):
-            return "start" if _BEGUN.search(words) else "end"
+        if _BEGUN.search(words):
+            return "start"
+        if _ENDED.search(words):
+            return "end"
     return "start"
 
 
@@ -1108,10 +1110,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(rest)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
     found = [*placed, *(c for c in found if c not in placed), *owned]
-    if (group := next((c.parts[0] for c in owned if c.parts and c.parts[0].operation == "these"), None)) and (
-            of_the := _OF_THE_COUNT.search(task)) and _COUNTS.get(of_the.group(1).lower()) == len(listed) - group.count:
-        # "which of the three Texas cities was the biggest", beside Chicago and Philadelphia: of the other three
-        others = tuple(name for name in listed if name not in group.names)
+    if others := _the_others_picked(task, listed, owned):
         found = [c._replace(names=others) if c.operation in ("max", "min") else c for c in found]
     if _WIDTHS.search(task) or _WINDOWS.search(task) and _AGO.search(task):
         found = [c._replace(of="width") if not c.of else c for c in found]
@@ -1127,9 +1126,25 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
     # one pick asked twice in other words ("which capital is the most crowded ... which one is the densest", held-out
     # omh-238): once, in its first words
-    picked = {}
-    return [c for c in dict.fromkeys(found) if c.operation not in ("max", "min")
-            or picked.setdefault(c._replace(word=""), c) is c]
+    read, picks = [], set()
+    for computation in dict.fromkeys(found):
+        if computation.operation in ("max", "min"):
+            if computation._replace(word="") in picks:
+                continue
+            picks.add(computation._replace(word=""))
+        read.append(computation)
+    return read
+
+
+def _the_others_picked(task: str, listed: list[str], owned: list[Computation]) -> tuple[str, ...]:
+    """The listed things a pick ranks when the question sets a group it names one by one against the rest and picks
+    "of the three" (the rest's count): "which of the three Texas cities was the biggest", beside Chicago and
+    Philadelphia; () otherwise."""
+    group = next((c.parts[0] for c in owned if c.parts and c.parts[0].operation == "these"), None)
+    of_the = _OF_THE_COUNT.search(task) if group else None
+    if not of_the or _COUNTS.get(of_the.group(1).lower()) != len(listed) - group.count:
+        return ()
+    return tuple(name for name in listed if name not in group.names)
 
 
 _EACH_OTHER = re.compile(r"\beach of the (?:other|remaining)\b", re.IGNORECASE)

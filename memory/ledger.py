@@ -13,7 +13,7 @@ import re
 from typing import Iterable
 
 from core.schema import Fact, Step
-from core.support import is_year, year_range
+from core.support import YEAR_DIGITS, is_year, year_range
 from core.units import (asked_units, counted_noun, counts, dimension_numbers, first_of, is_measure, position_numbers,
                         quantities, unit_kind)
 from memory.base import Context
@@ -23,7 +23,7 @@ ASKS_WHEN = re.compile(r"\s*(?:when|in what year|what year|in which year|which y
                        r"|what (?:is|was) the (?:\w+ )?(?:year|date)\b)", re.IGNORECASE)
 _ASKS_END = re.compile(r"\b(?:die|died|death|end|ended)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"\(([^()]*)\)")
-_ENDED_YEAR = re.compile(r"\b(?:died|death|ended)\b[^.\d]{0,30}?\b(\d{3,4})\b", re.IGNORECASE)
+_ENDED_YEAR = re.compile(rf"\b(?:died|death|ended)\b[^.\d]{{0,30}}?\b({YEAR_DIGITS})\b", re.IGNORECASE)
 # the year a figure is dated by: "In 2024, world production of asparagus was 8.9 million tonnes", "as of 2023"
 # not a year followed by its unit ("in 1500 metres"), but one followed by a verb ("in 2024 was 8.9 million tonnes")
 _DATED = re.compile(r"\b(?:in|as of|since|by|until|during)\s+(\d{4})\b"
