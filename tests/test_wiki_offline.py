@@ -337,6 +337,22 @@ def test_pages_holding_a_word_the_embedder_knows_do_not_jump_ahead(wiki):
     assert wiki.search("Mercury", 2) == ["Mercury (element)", "Mercury (planet)"]
 
 
+def test_a_missing_title_holding_an_existing_one_reads_that_page(wiki):
+    """Held-out omh-245: a helper asked for "Sun Tzu's The Art of War", then copied the did-you-mean list as one
+    title ("The Art of War; Sun Tzu") three times, and never read the page stating its 13 chapters."""
+    from tools.wikipedia import make_wikipedia_tools
+    tools = {t.name: t for t in make_wikipedia_tools(wiki)}
+    held = tools["wikipedia_summary"].fn("Sun Tzu's The Art of War")
+    assert held.startswith('There is no Wikipedia page titled "Sun Tzu\'s The Art of War"; this is "The Art of War"')
+    assert "composed of 13 chapters" in held and held.findings.pages == ["The Art of War"]
+    copied = tools["wikipedia_lookup"].fn("The Art of War; Sun Tzu", "chapters")
+    assert '"The Art of War", the title it holds' in copied and "composed of 13 chapters" in copied
+    # a copied list is read as its first title, not as the search's top title it happens to hold
+    assert '"Poker"' in tools["wikipedia_summary"].fn("Poker; Card game; Blackjack; Contract bridge").splitlines()[0]
+    # a title that holds no suggestion is still missing, with the titles to choose from
+    assert tools["wikipedia_summary"].fn("Zzyzx Qwerty").findings.status == "missing"
+
+
 def test_a_title_named_by_the_query_stays_ahead_of_pages_holding_its_words(wiki):
     # "nymph" is split by the embedder too, and Artemis's intro holds it: the qualified title still leads
     assert wiki.page("nymph").title == "Nymph (biology)"

@@ -6,7 +6,7 @@ tell the model what to try next; only an unreachable backend is a ToolError.
 from __future__ import annotations
 
 import re
-from typing import Callable, TypeVar
+from typing import Callable, NamedTuple, TypeVar
 
 from core.schema import Findings, Observed, ToolStatus
 from core.text import clip
@@ -67,6 +67,23 @@ def split_page_input(page: str, text: str, names: tuple[str, str] = ("title", "t
     return page, text
 
 
+def _stand_in(title: str, similar: list[str]) -> str | None:
+    """The existing title a missing one holds: the first of a list the model copied from a "Did you mean" ("Poker;
+    Card game; Blackjack"), or the search's top title when the asked one holds it as whole words ("Sun Tzu's The
+    Art of War", "Grimms' Fairy Tales (1857 edition)"). Measured over the helpers' stored runs: 129 of 246 missing
+    titles held the top suggestion, and a helper that asked "The Art of War; Sun Tzu" three times found nothing."""
+    if ";" in title:
+        return title.split(";")[0].strip() or None
+    top = similar[0] if similar else ""
+    held = top and re.search(rf"(?<!\w){re.escape(top.casefold())}(?!\w)", title.casefold())
+    return top if held else None
+
+
+class _Loaded(NamedTuple):
+    page: WikiPage
+    said: str = ""  # the swap `load` made, said before the page's text ("" when it read the title asked for)
+
+
 def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
     """wikipedia_search, wikipedia_summary and wikipedia_lookup, all reading from `backend`."""
     source = f"{backend.name} Wikipedia"
@@ -78,10 +95,11 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
             raise ToolError(f"Wikipedia is unavailable ({backend.name} backend: {exc}). Try again later, or "
                             "answer from what you already know and say it is unverified.") from None
 
-    def load(title: str) -> WikiPage | Observed:
-        """The page, or an observation explaining why not and what to try instead."""
+    def load(title: str, instead: bool = True) -> _Loaded | Observed:
+        """The page, or an observation explaining why not and what to try instead. A missing title that holds an
+        existing one is read as that one (`_stand_in`), and `said` names the swap."""
         try:
-            return call(lambda: backend.page(title))
+            return _Loaded(call(lambda: backend.page(title)))
         except Disambiguation as exc:
             options = exc.options[:MAX_OPTIONS_SHOWN]
             more = f" (and {len(exc.options) - len(options)} more)" if len(exc.options) > len(options) else ""
@@ -91,6 +109,12 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                             Findings(status=ToolStatus.ambiguous, pages=list(exc.options)))
         except PageMissing as exc:
             similar = exc.suggestions or call(lambda: backend.search(title, limit=MAX_SEARCH_RESULTS))
+            stand_in = _stand_in(title, similar) if instead else None
+            if stand_in:
+                loaded = load(stand_in, instead=False)
+                if isinstance(loaded, _Loaded):
+                    return loaded._replace(said=f'There is no Wikipedia page titled "{title}"; this is '
+                                                f'"{loaded.page.title}", the title it holds.\n')
             missing = Findings(status=ToolStatus.missing, pages=list(similar))
             if similar:
                 return Observed(f'There is no Wikipedia page titled "{title}". Did you mean: {"; ".join(similar)}? '
@@ -123,9 +147,10 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         title = _clean_title(title)
         if not title:
             raise ToolError("give a page title, e.g. Thomas Edison")
-        page = load(title)
-        if isinstance(page, Observed):
-            return page
+        loaded = load(title)
+        if isinstance(loaded, Observed):
+            return loaded
+        page = loaded.page
         intro = page.summary.strip() or page.content.strip()
         if not intro:
             return Observed(f'The Wikipedia page "{page.title}" has no text ({source}).',
@@ -136,7 +161,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         # the page's description ("Hungarian composer (1811–1886)") and its intro's sentences, as a lookup returns
         # its own: a helper's answer is sourced from them, and the facts ledger keeps those that state a number
         sentences = [sentence for _, sentence in sentences_with_sections(shown)]
-        return Observed(f"{described} ({where}):\n{shown}",
+        return Observed(f"{loaded.said}{described} ({where}):\n{shown}",
                         Findings(status=ToolStatus.found, pages=[page.title], description=page.description or "",
                                  sentences=[page.description, *sentences] if page.description else sentences))
 
@@ -146,9 +171,10 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         Like Ctrl+F on the page: returns the first few matching sentences with their section.
         """
         title, text = split_page_input(title, text)
-        page = load(title)
-        if isinstance(page, Observed):
-            return page
+        loaded = load(title)
+        if isinstance(loaded, Observed):
+            return loaded
+        page = loaded.page
         sentences = sentences_with_sections(page.content or page.summary)
         needle = text.casefold()
         hits = [(s, sent) for s, sent in sentences if needle in sent.casefold()]
@@ -160,7 +186,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                 how = "containing all the words of"
         if not hits:
             described = f" ({page.description})" if page.description else ""
-            return Observed(f'"{text}" does not appear in the Wikipedia page "{page.title}"{described}. '
+            return Observed(f'{loaded.said}"{text}" does not appear in the Wikipedia page "{page.title}"{described}. '
                             "Try a shorter or different keyword, or wikipedia_summary.",
                             Findings(status=ToolStatus.not_on_page, pages=[page.title]))
         shown = hits[:MAX_LOOKUP_RESULTS]
@@ -168,7 +194,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                  for i, (s, sent) in enumerate(shown, start=1)]
         count = f"{len(hits)} sentences" if len(hits) != 1 else "1 sentence"
         more = f", showing the first {len(shown)}" if len(hits) > len(shown) else ""
-        return Observed(f'{count} {how} "{text}" in "{page.title}" ({source}{more}):\n' + "\n".join(lines),
+        return Observed(f'{loaded.said}{count} {how} "{text}" in "{page.title}" ({source}{more}):\n' + "\n".join(lines),
                         Findings(status=ToolStatus.found, pages=[page.title], sentences=[s for _, s in shown],
                                  description=page.description or ""))
 
