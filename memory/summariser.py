@@ -146,10 +146,12 @@ def unsaved_facts(summary_text: str, steps: Sequence[Step], per_step: int = CARR
 
 def page_of(step: Step) -> str:
     """The page a Wikipedia step asked for (`Title`, `Title | text` or a JSON object with a title), else ""."""
-    if not step.action.startswith("wikipedia_") or step.action == "wikipedia_search":
+    if not step.action.startswith("wikipedia_"):
         return ""
-    if step.findings is not None:  # the tool's own report (older steps: read from the input)
-        return step.findings.page
+    if step.findings is not None:  # the tool's own report (a search reads the page titled as asked; older steps:
+        return step.findings.page  # read from the input)
+    if step.action == "wikipedia_search":
+        return ""
     text = step.action_input.strip()
     if text.startswith("{"):
         try:

@@ -353,6 +353,19 @@ def test_a_missing_title_holding_an_existing_one_reads_that_page(wiki):
     assert tools["wikipedia_summary"].fn("Zzyzx Qwerty").findings.status == "missing"
 
 
+def test_a_search_for_a_pages_exact_title_reads_that_page(wiki):
+    """Over the helpers' stored runs, 26 of 43 searches whose top title was the query were not followed by reading
+    it; most answered at once with a fact no page gave ("Fidel Castro was born on July 26, 1898")."""
+    from tools.wikipedia import make_wikipedia_tools
+    search = {t.name: t for t in make_wikipedia_tools(wiki)}["wikipedia_search"]
+    exact = search.fn("grimms' fairy tales")
+    assert exact.splitlines()[1] == "1. Grimms' Fairy Tales" and "The page titled as asked: Grimms' Fairy Tales" in exact
+    assert "By the seventh edition in 1857" in exact
+    assert exact.findings.page == "Grimms' Fairy Tales" and any("200 tales" in s for s in exact.findings.sentences)
+    keywords = search.fn("light bulb inventor")  # keywords that title no page: the titles alone
+    assert keywords.findings.status == "listed" and "The page titled as asked" not in keywords
+
+
 def test_a_title_named_by_the_query_stays_ahead_of_pages_holding_its_words(wiki):
     # "nymph" is split by the embedder too, and Artemis's intro holds it: the qualified title still leads
     assert wiki.page("nymph").title == "Nymph (biology)"

@@ -136,8 +136,17 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
             return Observed(f'No Wikipedia pages match "{query}". Try fewer or different keywords.',
                             Findings(status=ToolStatus.no_match))
         listed = "\n".join(f"{i}. {t}" for i, t in enumerate(titles, start=1))
-        return Observed(f'Wikipedia pages matching "{query}" ({source}):\n{listed}',
-                        Findings(status=ToolStatus.listed, pages=list(titles)))
+        found = Observed(f'Wikipedia pages matching "{query}" ({source}):\n{listed}',
+                         Findings(status=ToolStatus.listed, pages=list(titles)))
+        if " ".join(_clean_title(query).split()).casefold() != titles[0].casefold():
+            return found
+        # the page the query names exactly is read too: over the helpers' stored runs, 26 of 43 searches whose
+        # top title was the query were not followed by reading it, most by a Final answer stating a fact no page
+        # gave ("Fidel Castro was born on July 26, 1898")
+        page = wikipedia_summary(titles[0])
+        if page.findings is None or page.findings.status is not ToolStatus.found:
+            return found
+        return Observed(f"{found}\n\nThe page titled as asked: {page}", page.findings)
 
     def wikipedia_summary(title: str) -> str:
         """The introduction of a Wikipedia page. Input: the exact page title, e.g. Thomas Edison.
