@@ -905,8 +905,11 @@ def test_a_helper_reads_the_title_its_thing_names_less_its_owner_or_its_kind(off
     result = lead_with_helpers(task, "1. When did NASA's Apollo program begin?\nThen: min\n",
                                ["It began long ago."] * 3, offline_wiki)
     reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
-    assert reads == [["NASA's Apollo program", "Apollo program"], ["China's one-child policy", "One-child policy"],
+    # the tool reads the title a missing one holds ("Apollo program"); words in lower case a name ends with it
+    # leaves to the helper's opening, which reads Tevatron, not Particle accelerator
+    assert reads == [["NASA's Apollo program"], ["China's one-child policy", "One-child policy"],
                      ["Tevatron particle accelerator", "Tevatron"]]
+    assert '; this is "Apollo program", the title it holds.' in result.steps[0].tool_calls[0]["observation"]
     assert result.steps[2].tool_calls[1]["observation"].startswith("Tevatron")
     # held-out omh-224: "Michelangelo's David" is the offered David (Michelangelo), not David, the biblical king
     task = "Which was finished last: Michelangelo's David, Raphael's The School of Athens or Bosch's The Garden of " \
@@ -940,7 +943,9 @@ def test_a_helper_reads_the_page_of_a_place_listed_with_the_place_it_is_measured
                                                                    ("range", "")]
     result = lead_with_helpers(task, "1. How far is Lyon from Paris?\nThen: max\n", ["It is far."] * 3, offline_wiki)
     reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:3]]
-    assert reads == [["Lyon from Paris", "Lyon"], ["Oran from Algiers", "Oran"], ["Qom from Tehran", "Qom"]]
+    assert reads == [["Lyon from Paris"], ["Oran from Algiers"], ["Qom from Tehran"]]  # the title each one holds:
+    assert [s.tool_calls[0]["observation"].splitlines()[1].split(",")[0] for s in result.steps[:3]] == [
+        "Lyon", "Oran", "Qom"]
 
 
 def test_a_helper_reads_the_title_that_ends_with_its_things_name(offline_wiki):

@@ -349,6 +349,8 @@ def test_a_missing_title_holding_an_existing_one_reads_that_page(wiki):
     assert '"The Art of War", the title it holds' in copied and "composed of 13 chapters" in copied
     # a copied list is read as its first title, not as the search's top title it happens to hold
     assert '"Poker"' in tools["wikipedia_summary"].fn("Poker; Card game; Blackjack; Contract bridge").splitlines()[0]
+    # nor is a name read as the kind it ends with: "Tevatron particle accelerator" is no Particle accelerator
+    assert tools["wikipedia_summary"].fn("Tevatron particle accelerator").findings.status == "missing"
     # a title that holds no suggestion is still missing, with the titles to choose from
     assert tools["wikipedia_summary"].fn("Zzyzx Qwerty").findings.status == "missing"
 
