@@ -412,10 +412,12 @@ def shown(number: str, thousands: str = ",") -> str:
 
 
 def answer_of(sentences: list[str], results: list[str]) -> str:
-    """The answer: each computation's sentence with its result (one rounded as the question asked, as computed)."""
-    return " ".join(sentence.replace("{result}", shown(result)).replace("{year}", shown(result, ""))
-                    .replace("{rounded}", _with_thousands(result))
-                    if result else sentence for sentence, result in zip(sentences, results))
+    """The answer: each computation's sentence with its result (one rounded as the question asked, as computed),
+    each begun with a capital ("Decree inscribed on the Rosetta Stone is the latest", a thing listed in lower case)."""
+    filled = [sentence.replace("{result}", shown(result)).replace("{year}", shown(result, ""))
+              .replace("{rounded}", _with_thousands(result)) if result else sentence
+              for sentence, result in zip(sentences, results)]
+    return " ".join(sentence[:1].upper() + sentence[1:] for sentence in filled)
 
 
 def _with_thousands(number: str) -> str:
