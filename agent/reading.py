@@ -368,8 +368,11 @@ def checked_list(task: str, read: list[str]) -> list[str]:
         # "the War of the Spanish Succession" is the war; "The Starry Night", capital mid-sentence, a title
         found.append(re.sub(r"^the\s+", "", task[start:start + len(name)]))
         spans.append((start, start + len(name)))
-    if len(found) > 3 and _HEADING_GAP.search(task[spans[0][1]:spans[1][0]]):
-        found = found[1:]  # the list's heading, not its first thing: "Four 18th-century European wars: the ..."
+    # the list's heading, not its first thing: "Four 18th-century European wars: the ..."; not when the question's
+    # count is the list's ("the books Noam Chomsky has written, the books and other works of Upton Sinclair, ...
+    # whose count is the largest ... of the four", held-out omh-255 never asked about Chomsky)
+    if len(found) > 3 and len(found) not in stated_counts(task) and _HEADING_GAP.search(task[spans[0][1]:spans[1][0]]):
+        found = found[1:]
     return found if len(found) >= 3 and len({name.casefold() for name in found}) == len(found) else []
 
 

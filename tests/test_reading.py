@@ -695,6 +695,12 @@ def test_the_models_list_counts_only_as_the_question_writes_it_in_one_stretch():
                                "Great Northern War", "the War of the Austrian Succession", "The Seven Years' War"]
                         ) == ["War of the Spanish Succession", "Great Northern War", "War of the Austrian Succession",
                               "The Seven Years' War"]  # its heading is no thing; a capital "The" is the title's
+    # but a first thing described with "of" in the gap is no heading when the question's count is the list's
+    # (held-out omh-255 never asked about Chomsky)
+    pens = ("Prolific pens: the books Noam Chomsky has written, the books and other works of Upton Sinclair, the books "
+            "Elie Wiesel authored and Agatha Christie's detective novels. Whose count is the largest of the four?")
+    assert checked_list(pens, ["Noam Chomsky", "Upton Sinclair", "Elie Wiesel", "Agatha Christie"]) == [
+        "Noam Chomsky", "Upton Sinclair", "Elie Wiesel", "Agatha Christie"]
     assert checked_list(PAINTERS, ["Monet", "Monet", "Degas"]) == []
     far = "Tell me about painters. " + "Some context here. " * 10 + "Which of Monet, Degas and Renoir died first?"
     assert checked_list(far, ["painters", "Monet", "Degas", "Renoir"]) == []  # a word from elsewhere
