@@ -559,6 +559,14 @@ def test_a_count_the_helpers_page_states_is_kept_as_it_is():
                   findings=Findings(status=ToolStatus.found, pages=["Yoruba language"], sentences=[yoruba]))
     assert read_count("How many speakers are there in Yoruba?", "Yoruba has approximately 50 million speakers.",
                       [spoken]) is None
+    # held-out omh-258: "The number of named Niger–Congo languages listed by Ethnologue is 1,540." counts them; its
+    # helper answered with the page's first sentence
+    counted = "The number of named Niger–Congo languages listed by Ethnologue is 1,540."
+    family = Step(index=0, thought="", action="wikipedia_summary", action_input="Niger–Congo languages",
+                  observation=counted, findings=Findings(status=ToolStatus.found, pages=["Niger–Congo languages"],
+                                                         sentences=["Niger–Congo is a proposed family.", counted]))
+    assert read_count("How many languages are in the Niger–Congo family?", "Niger–Congo is a proposed family.",
+                      [family]) == ("Niger–Congo languages", counted, "1,540 languages")
     # held-out lh-65: "about 2,400 described species" states the helper's 2,400; the page's later "some 300
     # species" (of other clades) is no count of the thing's
     sentences = ["Amoebozoa is a major taxonomic group containing about 2,400 described species of amoeboid protists.",
