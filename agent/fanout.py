@@ -638,9 +638,9 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
     """The Final answer written from the computations' results, once each has one: code reads which thing is the
     largest and writes the sentence, where the 1.5B lead, shown max() naming the Godavari, answered twice with
     the table's largest number (a glacier's height) and its river. None (the lead answers) when one is missing."""
-    sentences, results, left_out = [], [], ""
+    sentences, results = [], []
     for computation in wanted:
-        values, unit, left_out = fanout_values(questions, steps, _with_other(names, computation), computation.of)
+        values, unit, _ = fanout_values(questions, steps, _with_other(names, computation), computation.of)
         made = (_reached(questions, steps, names, computation) if computation.operation in SPANNED
                 else computed(computation, values, unit) if values else None)
         if made is not None and not made.expression:  # a ranked pick: nothing to read back
@@ -652,9 +652,7 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
             return None
         sentences.append(made.sentence)
         results.append(result)
-    # what the results leave out is said (held-out omh-260's answer named a highest of four without saying that
-    # the fifth, left unverified, was not among them)
-    return FINAL_THOUGHT, FINAL_ACTION, answer_of(sentences, results) + left_out
+    return FINAL_THOUGHT, FINAL_ACTION, answer_of(sentences, results)
 
 
 def calculator_result(steps: list[Step], expression: str) -> str | None:
