@@ -651,16 +651,10 @@ def test_a_split_asking_each_thing_in_words_the_question_does_not_use_is_asked_a
     """Held-out omh-221: asked how many species five mammal groups have, the split asked each "In what year was the
     first known sighting of macaques in the wild?", five helpers answered years no page states, and the run ended
     with no answer."""
-    from agent.research import split_question
     task = "How many species does Wikipedia count for macaques, gibbons and hamsters? Which of the three has the most?"
-    replies = ["1. In what year was the first known sighting of macaques in the wild?\nThen: max\n",
-               "How many species does Wikipedia count for macaques?"]
-    prompts = []
-
-    def complete(messages, grammar):
-        prompts.append(messages[-1].content)
-        return Completion(text=replies[len(prompts) - 1], usage=Usage())
-    split = split_question(complete, "system", task)
+    split, prompts = _split_with_replies(task, ["1. In what year was the first known sighting of macaques in the "
+                                                "wild?\nThen: max\n",
+                                                "How many species does Wikipedia count for macaques?"])
     assert split.questions == [f"How many species does Wikipedia count for {name}?"
                                for name in ("macaques", "gibbons", "hamsters")]
     assert split.operation == "max" and len(prompts) == 2
@@ -1526,7 +1520,6 @@ def test_the_top_of_each_range_is_ranked_and_the_pick_set_against_a_thing_named_
     """Held-out omh-249: "which of the four reaches the highest temperature at the top of its range, and how many
     degrees above the top of the dishwasher's range is that?": code ranked each range's bottom (max() took a kiln's
     1,200 beside a dishwasher's 45) and read no difference."""
-    from agent.fanout import fanout_final
     task = ("Heat around the house and beyond: the spray water in a dishwasher, a hot clothes iron, freshly erupted "
             "lava and a kiln firing porcelain. Each of their Wikipedia intros gives a temperature range in degrees "
             "Celsius. Which of the four reaches the highest temperature at the top of its range, and how many degrees "
@@ -1540,7 +1533,7 @@ def test_the_top_of_each_range_is_ranked_and_the_pick_set_against_a_thing_named_
               "usually at temperatures from 800 to 1,200 °C.", "in a kiln to temperatures between 1,200 and 1,400 °C."]
     questions = [f"What is the temperature range of {name}?" for name in names]
     steps = _answered([(q, re.findall(r"\d+", quote)[0], "°C", quote) for q, quote in zip(questions, quotes)])
-    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    answer = _final(wanted, questions, steps, names)
     assert answer.startswith("A kiln firing porcelain is the highest, at 1,400") and "1,325 more" in answer
     # the bottom of each range, said so
     assert computations(task.replace("top of its range", "bottom of its range"))[0].of == "bottom"
@@ -1552,7 +1545,6 @@ def test_the_top_of_each_range_is_ranked_and_the_pick_set_against_a_thing_named_
 def test_the_pick_set_against_a_listed_thing_by_its_possessive():
     """Held-out omh-254: "which of the five was the first to join the Olympic programme, and how many years separate
     its debut from squash's?" read the pick alone; and "the degree Celsius" was listed as "degree" (omh-250)."""
-    from agent.fanout import fanout_final
     task = ("Olympic newcomers over the years: figure skating, indoor volleyball, women's fast-pitch softball, "
             "skateboarding and squash (for squash, count the Games at which it is scheduled to start). Using the years "
             "in their Wikipedia intros, which of the five was the first to join the Olympic programme, and how many "
@@ -1563,10 +1555,16 @@ def test_the_pick_set_against_a_listed_thing_by_its_possessive():
     years = ["1908", "1964", "1996", "2020", "2028"]
     questions = [f"When did {name} join the Olympic programme?" for name in names]
     steps = _answered([(q, year, "", f"at the {year} Olympics") for q, year in zip(questions, years)])
-    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    answer = _final(wanted, questions, steps, names)
     assert answer.startswith("Figure skating is the earliest") and "120" in answer
     assert listed_names("Five SI units: the watt, the ampere, the ohm, the hertz and the degree Celsius. Which "
                         "namesake lived longest?")[-1] == "degree Celsius"
+
+
+def _final(wanted: list, questions: list[str], steps: list[Step], names: list[str]) -> str:
+    """The Final answer code writes once the lead's opening has made each computation's calculator call."""
+    from agent.fanout import fanout_final
+    return fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
 
 
 def _calculated(wanted: list, questions: list[str], steps: list[Step], names: list[str]) -> list[Step]:
@@ -1585,7 +1583,7 @@ def test_one_date_asked_in_each_things_own_words_is_one_form():
     """Held-out omh-253: "(when the code was composed, the earliest date for the heads, the play's first staging and
     the year the decree was issued)": the split asked each relic its BC date, when it was "first staged" and when it
     was "issued"; three forms left the lead alone, though every helper's year was right."""
-    from agent.fanout import fanout_final, forms
+    from agent.fanout import forms
     task = ("Four relics of the ancient world: the Code of Hammurabi, the Olmec colossal heads, Aristophanes' comedy "
             "Lysistrata and the decree inscribed on the Rosetta Stone. Going by the BC dates in their Wikipedia intros "
             "(when the code was composed, the earliest date for the heads, the play's first staging and the year the "
@@ -1601,7 +1599,7 @@ def test_one_date_asked_in_each_things_own_words_is_one_form():
     questions = [f"What is the BC date of the {name}?" for name in names]
     steps = _answered([(q, year, "BC", f"{year} BC") for q, year in zip(questions, ["1753", "900", "411", "196"])])
     wanted = computations(task, tuple(names))
-    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    answer = _final(wanted, questions, steps, names)
     assert "Code of Hammurabi is the earliest, in 1753 BC" in answer and "1,557" in answer
     assert "Decree inscribed on the Rosetta Stone is the latest" in answer  # a sentence begins with a capital
 
@@ -1609,17 +1607,11 @@ def test_one_date_asked_in_each_things_own_words_is_one_form():
 def test_a_split_asking_each_thing_the_questions_comparison_is_asked_again_for_one_thing():
     """Held-out omh-254: the split asked each sport "How many years separate the debut of the first Olympic newcomer
     from {}'s debut?" (every word the question's own); one thing's question is asked instead."""
-    from agent.research import split_question
     task = ("Olympic newcomers: figure skating, indoor volleyball, skateboarding and squash. Which of the four was the "
             "first to join the Olympic programme, and how many years separate its debut from squash's?")
-    replies = ["1. How many years separate the debut of the first Olympic newcomer from figure skating's debut?\n"
-               "Then: min\n", "When did figure skating join the Olympic programme?"]
-    prompts = []
-
-    def complete(messages, grammar):
-        prompts.append(messages[-1].content)
-        return Completion(text=replies[len(prompts) - 1], usage=Usage())
-    split = split_question(complete, "system", task)
+    split, prompts = _split_with_replies(task, ["1. How many years separate the debut of the first Olympic newcomer "
+                                                "from figure skating's debut?\nThen: min\n",
+                                                "When did figure skating join the Olympic programme?"])
     assert split.questions == [f"When did {name} join the Olympic programme?"
                                for name in ("figure skating", "indoor volleyball", "skateboarding", "squash")]
     assert len(prompts) == 2
@@ -1628,7 +1620,6 @@ def test_a_split_asking_each_thing_the_questions_comparison_is_asked_again_for_o
 def test_the_k_biggest_added_up_set_against_the_rest_beside_a_pick():
     """Held-out omh-258: "which family has the most, and how many more languages do the two biggest families hold
     between them than the other three combined?" read the pick and the other three's total only."""
-    from agent.fanout import fanout_final
     task = ("Counting languages rather than speakers: the Niger–Congo, Austronesian, Afroasiatic, Nilo-Saharan and "
             "Kra–Dai families. Using the number of member languages given in each family's Wikipedia intro, which "
             "family has the most, and how many more languages do the two biggest families hold between them than the "
@@ -1640,7 +1631,7 @@ def test_the_k_biggest_added_up_set_against_the_rest_beside_a_pick():
     questions = [f"How many languages are in the {name} family?" for name in names]
     counts = ["1540", "1257", "400", "210", "95"]
     steps = _answered([(q, n, "languages", f"{n} languages") for q, n in zip(questions, counts)])
-    answer = fanout_final(wanted, questions, _calculated(wanted, questions, steps, names), names)[2]
+    answer = _final(wanted, questions, steps, names)
     assert answer.startswith("Niger–Congo is the most, at 1,540 languages.") and "2,092" in answer
 
 
@@ -1652,3 +1643,14 @@ def test_an_aside_saying_which_value_to_take_asks_no_mean():
     # "(its average elevation)" says which of Tibet's values to take; it asks no mean (omh-260 gave one)
     assert [c.operation for c in computations(task.replace("Tibet,", "Tibet (its average elevation),"),
                                               tuple(names))] == [c.operation for c in wanted] == ["max", "min", "range"]
+
+
+def _split_with_replies(task: str, replies: list[str]):
+    """(split, prompts): split_question over a model that gives these replies in turn, and the prompts it got."""
+    from agent.research import split_question
+    prompts = []
+
+    def complete(messages, grammar):
+        prompts.append(messages[-1].content)
+        return Completion(text=replies[len(prompts) - 1], usage=Usage())
+    return split_question(complete, "system", task), prompts
