@@ -565,6 +565,8 @@ _RATIO = re.compile(r"\bhow many times\b|\bthe ratio of\b", re.IGNORECASE)
 def compares(text: str) -> bool:
     """Whether a text asks a difference or a ratio: a comparison, which no one thing's page answers."""
     return bool(_DIFFERENCE.search(text) or _RATIO.search(text))
+
+
 # "add the two highest, add the two lowest, and divide the first total by the second" (held-out omh-132)
 _DIVIDE = re.compile(r"\bhow many times\b|\bdivided?\b|\bratio\b", re.IGNORECASE)
 # A span of two facts per thing: each thing's start and end are asked (by code, in these words) and the span is
