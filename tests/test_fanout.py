@@ -1699,3 +1699,25 @@ def test_what_they_come_to_is_a_total():
     names = ["chess", "Scrabble", "dominoes", "mahjong", "poker"]
     assert [c.operation for c in computations(task, tuple(names))] == ["max", "sum"]
     assert [c.operation for c in computations(task.replace(" together", ""), tuple(names))] == ["max", "sum"]
+
+
+def test_forms_copied_from_two_things_descriptions_are_no_forms():
+    """Held-out omh-263: the split asked "What is the lowest natural point in Australia at Kati Thanda–Lake Eyre?"
+    and "What is the surface of the subglacial Lake Vostok in Antarctica?", each one thing's description in the
+    question; both were asked of all four things, and two forms left the lead alone. One thing's question is asked
+    instead."""
+    task = ("Places below sea level: the city of Baku, the lowest natural point in Australia at Kati Thanda–Lake Eyre, "
+            "the surface of the subglacial Lake Vostok in Antarctica, and the greatest ocean depth ever measured (as "
+            "given in Wikipedia's intro to the article on oceanic trenches). Which of these lies deepest below sea "
+            "level, and how many times as deep as the second-deepest is it, to the nearest whole number?")
+    names = ["Baku", "Kati Thanda–Lake Eyre", "Lake Vostok", "oceanic trenches"]
+    split, prompts = _split_with_replies(task, [
+        json.dumps(names),
+        "1. What is the lowest natural point in Australia at Kati Thanda–Lake Eyre?\n2. What is the surface of the "
+        "subglacial Lake Vostok in Antarctica?\n3. What is the deepest below sea level?\nThen: max\n",
+        "How far below sea level is Baku?"])
+    assert split.questions[:4] == [f"How far below sea level is {name}?" for name in names] and len(prompts) == 3
+    # one form copied from one thing's description is the list's form, as before: "the population of Oslo"
+    one = "What is the combined population of Oslo, Bergen and Trondheim?"
+    assert forms(["What is the population of Oslo?"], ["Oslo", "Bergen", "Trondheim"], one)[0] == [
+        "What is the population of {}?"]
