@@ -419,7 +419,7 @@ def split_question(complete, system: str, task: str) -> Split:
     # newcomer from {}'s debut?", held-out omh-254: a helper answers one thing from one page)
     if listed and (fanned is None or fanned[1] == 1 and (len(_foreign_words(fanned[0][0], task, listed[0])) >= 2
                                                          or compares(fanned[0][0]))):
-        fanned = fanned_out([one_things_question(complete, system, task, listed[0])], task, listed)
+        fanned = fanned_out([one_things_question(complete, system, task, listed[0], listed)], task, listed)
     if fanned is not None:
         questions, forms = fanned
         split = Split(questions=questions, operation=split.operation, names=listed)
@@ -455,7 +455,7 @@ def read_list(complete, system: str, task: str) -> list[str]:
     return [str(item) for item in read] if isinstance(read, list) and len(read) < MAX_LISTED else []
 
 
-def one_things_question(complete, system: str, task: str, thing: str) -> str:
+def one_things_question(complete, system: str, task: str, thing: str, names: list[str] = ()) -> str:
     """The question a helper must answer about one thing the task lists, its name forced by the grammar (measured:
     asked to split a question listing eleven countries, the 1.5B model wrote the whole question again, cut at
     its 100 characters, so no helper was asked about any one country)."""
@@ -468,11 +468,18 @@ def one_things_question(complete, system: str, task: str, thing: str) -> str:
               f"about each of the others.")
     asked = complete([Message(role="system", content=system), Message(role="user", content=prompt)], grammar).text
     foreign = _foreign_words(asked, task, thing)
-    if not foreign:
+    # "What is the lowest natural point in Australia at Kati Thanda–Lake Eyre, and how many Baku meters is it below
+    # sea level?" (held-out omh-263, asked of Baku): another listed thing's question, which no form makes
+    elsewhere = [name for name in names if name.lower() in asked.lower() and name.lower() not in thing.lower()]
+    if not foreign and not elsewhere:
         return asked
     # measured on held-out lh-20: "When was Jacques Cartier born?" for a question about when they died; once more,
     # naming the word, and the second reply stands
-    prompt += f" The question does not say {', '.join(repr(word) for word in foreign)}: ask for what it asks."
+    if foreign:
+        prompt += f" The question does not say {', '.join(repr(word) for word in foreign)}: ask for what it asks."
+    if elsewhere:
+        prompt += (f" Ask about {thing} alone, not {', '.join(elsewhere)}, nor how the question describes "
+                   f"{'it' if len(elsewhere) == 1 else 'them'}.")
     return complete([Message(role="system", content=system), Message(role="user", content=prompt)], grammar).text
 
 

@@ -1717,6 +1717,15 @@ def test_forms_copied_from_two_things_descriptions_are_no_forms():
         "subglacial Lake Vostok in Antarctica?\n3. What is the deepest below sea level?\nThen: max\n",
         "How far below sea level is Baku?"])
     assert split.questions[:4] == [f"How far below sea level is {name}?" for name in names] and len(prompts) == 3
+    # the 1.5B model's own reply for Baku named another thing and copied its description: asked again, naming it
+    split, prompts = _split_with_replies(task, [
+        json.dumps(names),
+        "1. What is the lowest natural point in Australia at Kati Thanda–Lake Eyre?\n2. What is the surface of the "
+        "subglacial Lake Vostok in Antarctica?\n3. What is the deepest below sea level?\nThen: max\n",
+        "What is the lowest natural point in Australia at Kati Thanda–Lake Eyre, and how many Baku meters is it below "
+        "sea level?", "How far below sea level is Baku?"])
+    assert split.questions[:4] == [f"How far below sea level is {name}?" for name in names] and len(prompts) == 4
+    assert "Ask about Baku alone, not Kati Thanda–Lake Eyre" in prompts[3]
     # one form copied from one thing's description is the list's form, as before: "the population of Oslo"
     one = "What is the combined population of Oslo, Bergen and Trondheim?"
     assert forms(["What is the population of Oslo?"], ["Oslo", "Bergen", "Trondheim"], one)[0] == [
