@@ -1600,7 +1600,7 @@ def test_one_date_asked_in_each_things_own_words_is_one_form():
     steps = _answered([(q, year, "BC", f"{year} BC") for q, year in zip(questions, ["1753", "900", "411", "196"])])
     wanted = computations(task, tuple(names))
     answer = _final(wanted, questions, steps, names)
-    assert "Code of Hammurabi is the earliest, in 1753 BC" in answer and "1,557" in answer
+    assert "Code of Hammurabi is the oldest, in 1753 BC" in answer and "1,557" in answer  # the question's word
     assert "Decree inscribed on the Rosetta Stone is the latest" in answer  # a sentence begins with a capital
 
 
@@ -1772,3 +1772,24 @@ def test_a_split_asking_each_described_thing_its_own_question_is_computed_by_cod
     two = Split(questions=split.questions[:2], operation="sum")
     assert _opened(two, steps[:2], "How many sonnets did Shakespeare write, and how many chapters has the Quran, "
                                    "together?").startswith("The helpers found 154 sonnets")
+
+
+def test_the_runner_up_is_the_second_and_an_asides_superlative_picks_nothing():
+    """Held-out omh-268: "Taking the top weight ... (or, for the caiman and moa articles, for the biggest species
+    they describe), which animal is the heaviest, and by how many kilograms does it outweigh the runner-up?" read
+    "biggest" from the aside as the pick, and no runner-up: the answer gave no gap."""
+    task = ("Heavyweights: the polar bear, the dromedary camel, the black caiman, the largest moa species and the "
+            "leopard. Taking the top weight Wikipedia's intros give for adult males (or, for the caiman and moa "
+            "articles, for the biggest species they describe), which animal is the heaviest, and by how many kilograms "
+            "does it outweigh the runner-up?")
+    names = ["polar bear", "dromedary camel", "black caiman", "largest moa species", "leopard"]
+    wanted = computations(task, tuple(names))
+    assert [(c.operation, c.word) for c in wanted] == [("max", "heaviest"), ("gap", "")]
+    questions = [f"What is the top weight of the {name}?" for name in names]
+    weights = ["800", "690", "450", "230", "90"]
+    steps = _answered([(q, n, "kg", f"{n} kg") for q, n in zip(questions, weights)])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("Polar bear is the heaviest, at 800 kg.") and "110 kg more than dromedary camel" in answer
+    # the lightest's runner-up is the second lightest
+    light = computations(task.replace("heaviest", "lightest").replace("outweigh", "trail"), tuple(names))
+    assert [(p.operation, p.highest) for p in light[1].parts] == [("min", False), ("nth", False)]
