@@ -223,7 +223,11 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
     # sentence gives the deepest, 36 metres (held-out omh-204)
     averaged = {number.replace(",", "") for _, sentence in sentences for number in _AVERAGED.findall(sentence)} \
         if _GREATEST.search(question) and not re.search(_MEAN_WORD, question, re.IGNORECASE) else set()
-    given = [(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(answer)]
+    # a value no sentence of its pages states is no answer of its own: "approximately 2.952 million square
+    # kilometers" for Kaohsiung, whose page says "2,952 km2" (held-out omh-273 left Kaohsiung out, the smallest)
+    said = {number.replace(",", "") for _, sentence in sentences for number, _ in quantities(sentence)}
+    given = [(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(answer)
+             if number.replace(",", "") in said or not sentences]
     stated = [units.index(kind) for number, kind in given if kind in units and number not in averaged]
     units = units[:min(stated, default=len(units))]  # only a unit more wanted than the answer's own (California's
     if not units:  # 163,696 square miles beside twelve areas in km2 was left out of a mean; its page says 423,970 km2)

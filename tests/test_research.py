@@ -798,3 +798,17 @@ def test_a_not_found_message_echoing_the_helpers_words_is_no_source(tools, store
     research_step = result.steps[0]
     assert "does not appear" in store.step_records(research_step.findings.subrun)[0].step.observation
     assert research_step.observation.startswith("Answer (unverified") and research_step.facts == []
+
+
+def test_a_helper_value_no_page_states_is_read_off_the_page():
+    """Held-out omh-273: the helper answered "approximately 2.952 million square kilometers" for Kaohsiung, whose page
+    says "2,952 km2"; the answer went back unverified, and Kaohsiung, the smallest, was left out."""
+    from agent.research import read_off
+    sentence = ("After annexing the entirety of Kaohsiung County in 2010, ... making it the largest city in Taiwan by "
+                "area at 2,952 km2 (1,140 mi2).")
+    read = Step(index=0, action="wikipedia_summary", action_input="Kaohsiung", observation=sentence,
+                findings=Findings(status=ToolStatus.found, pages=["Kaohsiung"], sentences=[sentence]))
+    answer = "The land area of Kaohsiung is approximately 2.952 million square kilometers (1.140 million square miles)."
+    assert read_off("What is the land area of Kaohsiung?", answer, [read]) == ("Kaohsiung", sentence, "2,952 km2")
+    # an answer that states its page's own value is kept as it is
+    assert read_off("What is the land area of Kaohsiung?", "Kaohsiung covers 2,952 km2.", [read]) is None
