@@ -68,9 +68,12 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
     # forms copied from two things' own descriptions ("What is the lowest natural point in Australia at {}?" and
     # "What is the surface of the subglacial {} in Antarctica?", held-out omh-263) ask no other thing anything: the
     # lead asked all four things both, and two forms left it alone
+    # nor one copying three words of one thing's description ("What is the maximum length of the giant {}
+    # Dendrocalamus sinicus?", held-out omh-277, asked of algae and roses)
     copied = {form: _copied_description(form, names, task) for form in found}
-    if len(set(filter(None, copied.values()))) >= 2:
-        found = [form for form in found if not copied[form]]
+    if len({name for name, *_ in copied.values() if name}) >= 2:
+        found = [form for form in found if not copied[form][0]]
+    found = [form for form in found if not (copied[form][1] >= 3 and copied[form][2])]
     if len(found) > 1 and all(map(_ORIGIN.match, found)):
         # "When was {} developed?", "... first released?", "... invented?": one date asked in other words (held-out
         # omh-154 asked each of five things four times, and four forms left nothing computed); the form whose
@@ -93,10 +96,12 @@ _PLAIN_WORDS = {"what", "when", "which", "many", "much", "does", "have", "from",
                 "their", "must", "were", "been", "into"}
 
 
-def _copied_description(form: str, names: list[str], task: str) -> str | None:
-    """The listed thing whose own description in the task the form copies around its name (two content words at
-    least: "... of the subglacial {} in Antarctica?" of "the surface of the subglacial Lake Vostok in Antarctica"),
-    None when it copies none ("What is the population of {}?" copies one word of "the population of Oslo")."""
+def _copied_description(form: str, names: list[str], task: str) -> tuple[str, int, int]:
+    """(the listed thing whose own description in the task the form copies around its name, the content words it
+    copies, those after the name), two at least: "... of the subglacial {} in Antarctica?" of "the surface of the
+    subglacial Lake Vostok in Antarctica"; ("", 0, 0) when it copies none ("What is the population of {}?" copies
+    one word of "the population of Oslo"). Words only before the name may be the question's own: "How many species
+    does Wikipedia count for {}?"."""
     before, _, after = form.partition("{}")
     before_words, after_words = re.findall(r"[\w'’–-]+", before)[-5:], re.findall(r"[\w'’–-]+", after)[:3]
     for name in names:
@@ -106,9 +111,11 @@ def _copied_description(form: str, names: list[str], task: str) -> str | None:
             rf"(?<!\w){_spaced(before_words[-k:])}\s+{said}(?!\w)", task, re.IGNORECASE)), [])
         behind = next((after_words[:k] for k in range(len(after_words), 0, -1) if re.search(
             rf"(?<!\w){said}\s+{_spaced(after_words[:k])}(?!\w)", task, re.IGNORECASE)), [])
-        if sum(len(word) >= 4 and word.lower() not in _PLAIN_WORDS for word in [*ahead, *behind]) >= 2:
-            return name
-    return None
+        def content(words: list[str]) -> int:
+            return sum(len(word) >= 4 and word.lower() not in _PLAIN_WORDS for word in words)
+        if content(ahead) + content(behind) >= 2:
+            return name, content(ahead) + content(behind), content(behind)
+    return "", 0, 0
 
 
 def _spaced(words: list[str]) -> str:

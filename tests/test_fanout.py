@@ -1726,6 +1726,12 @@ def test_forms_copied_from_two_things_descriptions_are_no_forms():
         "sea level?", "How far below sea level is Baku?"])
     assert split.questions[:4] == [f"How far below sea level is {name}?" for name in names] and len(prompts) == 4
     assert "Ask about Baku alone, not Kati Thanda–Lake Eyre" in prompts[3]
+    # one thing's description copied three words deep is no form either (held-out omh-277 asked algae and roses
+    # "What is the maximum length of the giant {} Dendrocalamus sinicus?")
+    plants = ("Plant record lengths: the biggest seaweeds, the giant bamboo Dendrocalamus sinicus and climbing roses. "
+              "Using the maximum lengths in the Wikipedia intros for algae, bamboo and roses, which is longest?")
+    assert forms(["What is the maximum length of the giant bamboo Dendrocalamus sinicus?"], ["algae", "bamboo", "roses"],
+                 plants)[0] == []
     # one form copied from one thing's description is the list's form, as before: "the population of Oslo"
     one = "What is the combined population of Oslo, Bergen and Trondheim?"
     assert forms(["What is the population of Oslo?"], ["Oslo", "Bergen", "Trondheim"], one)[0] == [
