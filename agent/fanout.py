@@ -111,11 +111,13 @@ def _copied_description(form: str, names: list[str], task: str) -> tuple[str, in
             rf"(?<!\w){_spaced(before_words[-k:])}\s+{said}(?!\w)", task, re.IGNORECASE)), [])
         behind = next((after_words[:k] for k in range(len(after_words), 0, -1) if re.search(
             rf"(?<!\w){said}\s+{_spaced(after_words[:k])}(?!\w)", task, re.IGNORECASE)), [])
-        def content(words: list[str]) -> int:
-            return sum(len(word) >= 4 and word.lower() not in _PLAIN_WORDS for word in words)
-        if content(ahead) + content(behind) >= 2:
-            return name, content(ahead) + content(behind), content(behind)
+        if _content(ahead) + _content(behind) >= 2:
+            return name, _content(ahead) + _content(behind), _content(behind)
     return "", 0, 0
+
+
+def _content(words: list[str]) -> int:
+    return sum(len(word) >= 4 and word.lower() not in _PLAIN_WORDS for word in words)
 
 
 def _spaced(words: list[str]) -> str:

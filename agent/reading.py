@@ -387,6 +387,17 @@ def unread_list(task: str) -> bool:
     return not listed_names(task) and task.count(",") >= 2
 
 
+def _without_picking_asides(sentence: str) -> str:
+    """The sentence without an aside's superlative beside its own pick: "(or, for the caiman and moa articles, for
+    the biggest species they describe)" says which value to take, and picks nothing (held-out omh-268 read "biggest"
+    for "heaviest")."""
+    bare = _WORDED_ASIDE.sub(lambda aside: "" if _MOST_WORD.search(aside.group(0)) else aside.group(0), sentence)
+    return bare if _MOST_WORD.search(bare) else sentence
+
+
+_WORDED_ASIDE = re.compile(r"\s*\((?![^()]*\d)[^()]*\)")  # in brackets, with no number
+
+
 def stated_counts(task: str) -> set[int]:
     """The counts the question states in words ("five figures", "these eleven") that a list can have: three and up.
     "the other four" counts a list of five (held-out omh-271 kept code's list of three, read from "the Umayyad
@@ -786,7 +797,8 @@ _DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "ten
 _MEDIAN = re.compile(r"\bmedian\b", re.IGNORECASE)
 _OF_THOSE = re.compile(r"\b(?:of|among) (?:just |only )?those\b", re.IGNORECASE)
 # "the second-longest reign", "the third largest" (held-out omh-136): a pick by rank
-_MOST_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b", re.IGNORECASE)
+_MOST_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
+                        re.IGNORECASE)  # a superlative
 _RUNNER_UP = re.compile(r"\brunners?[- ]up\b", re.IGNORECASE)
 _ORDINALS_SAID = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
 _RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
@@ -970,12 +982,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     owned, rest = [], task  # computations read from a whole sentence; rest: the task but those sentences
     in_order = bool(_IN_ORDER.search(task))  # "third in the order they were founded": by date, not by rank
     for sentence in _SENTENCES.split(task):
-        # "(or, for the caiman and moa articles, for the biggest species they describe)" says which value to take
-        # beside the sentence's own pick, and picks nothing (held-out omh-268 read "biggest" for "heaviest")
-        bare = re.sub(r"\s*\((?![^()]*\d)[^()]*\)", lambda aside: "" if _MOST_WORD.search(aside.group(0)) else aside.group(0),
-                      sentence)
-        if bare != sentence and _MOST_WORD.search(bare):
-            sentence = bare
+        sentence = _without_picking_asides(sentence)
         if spans and (reach := _named_reach(sentence, listed)):  # its clause only: the rest reads as ever
             owned.append(reach)
             clause = _NAMED_REACH.search(sentence).group(0)

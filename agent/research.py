@@ -459,7 +459,7 @@ def read_list(complete, system: str, task: str) -> list[str]:
     return [str(item) for item in read] if isinstance(read, list) and len(read) < MAX_LISTED else []
 
 
-def one_things_question(complete, system: str, task: str, thing: str, names: list[str] = ()) -> str:
+def one_things_question(complete, system: str, task: str, thing: str, names: list[str] | None = None) -> str:
     """The question a helper must answer about one thing the task lists, its name forced by the grammar (measured:
     asked to split a question listing eleven countries, the 1.5B model wrote the whole question again, cut at
     its 100 characters, so no helper was asked about any one country)."""
@@ -474,7 +474,7 @@ def one_things_question(complete, system: str, task: str, thing: str, names: lis
     foreign = _foreign_words(asked, task, thing)
     # "What is the lowest natural point in Australia at Kati Thanda–Lake Eyre, and how many Baku meters is it below
     # sea level?" (held-out omh-263, asked of Baku): another listed thing's question, which no form makes
-    elsewhere = [name for name in names if name.lower() in asked.lower() and name.lower() not in thing.lower()]
+    elsewhere = [name for name in names or [] if name.lower() in asked.lower() and name.lower() not in thing.lower()]
     # "What is the distance to The Galactic Center of the Milky Way in kiloparsecs, and how far The Galactic Center of
     # the Milky Way is from ...?" (held-out omh-270): asked of the others, each question named it still, and the
     # Large Magellanic Cloud's value was read as the Galactic Center's second
