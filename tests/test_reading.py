@@ -369,6 +369,9 @@ def test_bounds_and_values_in_words_of_millions_are_numbers():
     # held-out omh-103: the question's measure of a term of office asks for the term, not for "when did X begin"
     ("Counting each one's time in office as the year it ended minus the year it began, how long did Attlee, "
      "Churchill and Eden serve altogether?", ("When did {} take office?", "When did {} leave office?")),
+    # held-out omh-282: the split asked each war its start and end years, and code read no span
+    ("Working from the start and end years given in their Wikipedia intros, which of the Italian Wars, the "
+     "Peloponnesian War and the War of the Pacific dragged on the longest?", ("When did {} begin?", "When did {} end?")),
 ])
 def test_what_a_span_asks_of_each_thing(task, forms):
     assert span_forms(task) == forms

