@@ -580,19 +580,19 @@ def _asked_per_thing(questions: list[str], steps: list[Step], names: list[str]
     """Each listed thing's asked values (fact, plain number), in the order its questions were asked; a question
     about nothing listed (iodine, beside the halogens listed) is no thing's."""
     per_thing: dict[str, list[tuple[Fact | None, str]]] = {}
-    pages = {} if names else _pages_of(questions, steps)
+    asked = {question: asked_value(question, steps) for question in questions}
+    pages = {} if names else _pages_of(asked)
     for question in questions:
         if thing_of(question, names) or not names:
-            per_thing.setdefault(pages.get(question) or _thing(question, names), []).append(
-                asked_value(question, steps))
+            per_thing.setdefault(pages.get(question) or _thing(question, names), []).append(asked[question])
     return {thing: _one_range(found) for thing, found in per_thing.items()}
 
 
-def _pages_of(questions: list[str], steps: list[Step]) -> dict[str, str]:
+def _pages_of(asked: dict[str, tuple[Fact | None, str]]) -> dict[str, str]:
     """Each question's thing named by the page its helper's value came from, where no other question's came from
     the same page: with no list, "Grimms' Fairy Tales" names "How many tales are in the final 1857 edition of
     Grimms' Fairy Tales?" in the answer."""
-    pages = {question: fact.page for question in questions if (fact := asked_value(question, steps)[0])}
+    pages = {question: fact.page for question, (fact, _) in asked.items() if fact}
     shared = Counter(pages.values())
     return {question: page for question, page in pages.items() if shared[page] == 1}
 

@@ -466,6 +466,7 @@ _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lighte
         "dimmest"}  # not "slowest": of orbits in years the highest (omh-66)
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
 _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
+_MOST = "|".join(sorted(_HIGH | _LOW | _OLD | _YOUNG))  # every superlative, as one alternation
 # values counted back from now: "dates in millions of years ago" (held-out omh-148: the oldest is the largest)
 _AGO = re.compile(r"\b(?:years|yrs) ago\b|\bmya\b", re.IGNORECASE)
 _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
@@ -476,7 +477,7 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           rf"|throne|office|power|charge"  # "sat on the throne longest" (held-out omh-165)
                           rf"|lies|lie|lay|sits|sit|stands|stand"  # "the city that lies closest" (held-out omh-225)
                           rf"|\w{{3,}}ed)\s+)"
-                          rf"({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b"
+                          rf"({_MOST})\b"
                           r"(?!\s+(?:point|peak|summit)\s+of\s+each)"
                           # "using the greatest depth in metres given in each lake's intro" describes the measure
                           # (held-out omh-204 read a pick of the deepest from it)
@@ -800,11 +801,10 @@ _DIGITS = {"one": 1, "two": 2, "three": 3, "whole number": 0, "integer": 0, "ten
 _MEDIAN = re.compile(r"\bmedian\b", re.IGNORECASE)
 _OF_THOSE = re.compile(r"\b(?:of|among) (?:just |only )?those\b", re.IGNORECASE)
 # "the second-longest reign", "the third largest" (held-out omh-136): a pick by rank
-_MOST_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
-                        re.IGNORECASE)  # a superlative
+_MOST_WORD = re.compile(rf"\b(?:{_MOST})\b", re.IGNORECASE)  # a superlative
 _RUNNER_UP = re.compile(r"\brunners?[- ]up\b", re.IGNORECASE)
 _ORDINALS_SAID = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
-_RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({'|'.join(sorted(_HIGH | _LOW | _OLD | _YOUNG))})\b",
+_RANKED = re.compile(rf"\b({'|'.join(_ORDINALS_SAID)})[- ]({_MOST})\b",
                      re.IGNORECASE)
 # "which one came out exactly midway between those two" (held-out omh-131), "which is closest to the average"
 _PLACED = re.compile(rf"\b(?:comes?|came|is|be|ranks?|ranked|places?|placed|finish(?:es|ed)?)\s+"
