@@ -1610,6 +1610,24 @@ def _calculated(wanted: list, questions: list[str], steps: list[Step], names: li
     return steps
 
 
+def test_the_answer_says_which_things_no_value_was_found_for():
+    """Held-out omh-280: two helpers of four found no page, the answer was computed over the other two, and only the
+    lead's thought said so. The answer says it too, and the verdict does not take a thing named there as picked."""
+    from ponder.bench.verdict import judge_answer
+    task = "Of the Nile, the Amazon, the Yangtze and the Congo, which is the longest, and what is their total length?"
+    names = ["Nile", "Amazon", "Yangtze", "Congo"]
+    wanted = computations(task, tuple(names))
+    questions = [f"How long is the {name}?" for name in names]
+    lengths = {"Nile": "6650", "Amazon": "6400", "Congo": "4700"}
+    steps = _answered([(q, lengths[name], "km", f"{lengths[name]} km long") for q, name in zip(questions, names)
+                       if name in lengths])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("Nile is the longest") and "17,750" in answer
+    assert answer.endswith("No value was found for Yangtze.") and answer.count("No value was found") == 1
+    assert not judge_answer(task, [["Yangtze", "17750"]], answer).correct
+    assert judge_answer(task, [["Nile", "17750"]], answer).correct
+
+
 def test_one_date_asked_in_each_things_own_words_is_one_form():
     """Held-out omh-253: "(when the code was composed, the earliest date for the heads, the play's first staging and
     the year the decree was issued)": the split asked each relic its BC date, when it was "first staged" and when it

@@ -331,3 +331,14 @@ def test_a_rank_said_of_the_one_option_a_sentence_names_is_a_pick():
     assert judge_answer(question, [["Stalin", "8"]], said, options=[], evidence=pages).correct
     both = "Stalin, who followed Lenin in 1924, was in charge the longest. The other four exceed it by 8 years."
     assert not judge_answer(question, [["Stalin", "8"]], both, options=[], evidence=pages).correct
+
+
+def test_a_thing_named_only_as_one_without_a_value_is_not_in_the_answer():
+    """An answer computed without one thing's value says so ("No value was found for Iraq."): that names Iraq as
+    missing, not among those within the bound (held-out omh-67's gold lists Iraq, Thailand and Vietnam)."""
+    question = ("Which of Bhutan, Bangladesh, Iraq, Thailand and Vietnam cover more than 300,000 km², and what is the "
+                "total area of those countries?")
+    gold = [["Iraq", "Thailand", "Vietnam", "1282432"]]
+    missing = "Those within the question's bounds are Thailand and Vietnam; together 1,282,432. No value was found for Iraq."
+    assert not judge_answer(question, gold, missing).correct
+    assert judge_answer(question, gold, missing.replace("Thailand and Vietnam", "Iraq, Thailand and Vietnam")).correct

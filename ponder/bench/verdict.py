@@ -58,6 +58,9 @@ _CUES = {
 _CUES["most"] = {"most", "highest", "largest", "greatest", "biggest"}
 _CUES["least"] = _CUES["fewest"] = {"least", "fewest", "lowest", "smallest"}
 _ORDINAL = r"(?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|\d+th)"
+# a sentence or clause that names things no value was found for, or left out ("No value was found for X, Y.")
+_WITHOUT_VALUE = re.compile(r"[^.;]*\b(?:no (?:value|figure|number)s? (?:was |were )?(?:found|given|stated)|left out)\b"
+                            r"[^.;]*[.;]?", re.I)
 _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|didn't|doesn't)\b", re.I)
 # After these words the options named are what the pick is compared with, not the pick.
 _COMPARISON = re.compile(r"\b(?:than|after|ahead of|followed by|behind|compared (?:with|to)|versus|vs\.?|while|"
@@ -429,7 +432,10 @@ def _find_part(part: Any, prediction: str, said: list[Number], tolerance: tuple[
     core = normalise(part).strip()
     if not core:
         return None
-    if re.search(rf"(?<!\w){re.escape(core)}(?!\w)", normalise(prediction)):
+    # a thing named only as one without a value is not named as an answer: "No value was found for Iraq." beside
+    # "Those within the bounds are Thailand and Vietnam" does not list Iraq among them
+    answered = _WITHOUT_VALUE.sub(" ", prediction)
+    if re.search(rf"(?<!\w){re.escape(core)}(?!\w)", normalise(answered)):
         return f"{str(part)!r}"
     return None
 
