@@ -419,7 +419,10 @@ def test_a_total_the_question_counts_in_millions_is_divided_and_said_so():
                                 ("Italian", "68000000")])
     assert made.expression == "(519000000 + 267000000 + 242000000) / 1000000"
     assert answer_of([made.sentence], ["1028"]).endswith("together 1,028 million.")
-    assert computations("Which is the largest of Spain, Peru and Chad, in millions of people?")[0].scale == ""
+    # a pick is computed as found, and its value said in the question's scale
+    largest = computations("Which is the largest of Spain, Peru and Chad, in millions of people?")[0]
+    made = computed(largest, [("Spain", "48000000"), ("Peru", "34000000"), ("Chad", "19000000")])
+    assert made.expression == "max(48000000, 34000000, 19000000)" and made.sentence.endswith("at 48 million.")
 
 
 def test_a_computed_number_is_rounded_as_the_question_asks():
@@ -1173,8 +1176,8 @@ def test_the_one_closest_to_a_named_thing_and_their_gap_are_computed():
     made = computed(Computation("nearest_named", 0, True, word="closest", other="Permian–Triassic",
                                 scale="million"), ago, "years ago")
     assert made.expression == "(251902000 - 201400000) / 1000000"
-    assert answer_of([made.sentence], ["50.502"]).startswith("Triassic–Jurassic (201,400,000 years ago) is the "
-                                                            "closest to Permian–Triassic (251,902,000 years ago)")
+    assert answer_of([made.sentence], ["50.502"]).startswith("Triassic–Jurassic (201.4 million years ago) is the "
+                                                            "closest to Permian–Triassic (251.9 million years ago)")
 
 
 def test_a_count_of_those_within_a_bound_is_the_calculators():
