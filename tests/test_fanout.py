@@ -1550,6 +1550,19 @@ def test_whose_thing_a_form_says_makes_no_form_of_its_own():
     assert forms(asked[::-1], names, task)[0] == ["How many teams does {} have?"]
 
 
+def test_a_possessive_spelled_either_way_is_one_form():
+    """Held-out omh-285: "What is the distance in light-years that the Pleiades' Wikipedia intro gives?" beside
+    "... the Pleiades's Wikipedia intro gives?": each thing was asked twice, and two forms left the lead alone."""
+    from agent.fanout import forms
+    task = ("Stargazing distances: the Pleiades, the Horsehead Nebula, the Carina Nebula, the Hyades star cluster and "
+            "the Orion Nebula. Going by the distance in light-years that each one's Wikipedia intro gives, which of "
+            "the five lies farthest away?")
+    names = listed_names(task)
+    asked = [f"What is the distance in light-years that the {name}{ending} Wikipedia intro gives?"
+             for name in names for ending in ("'", "'s", "’s")]
+    assert forms(asked, names, task)[0] == ["What is the distance in light-years that the {}' Wikipedia intro gives?"]
+
+
 def test_the_top_of_each_range_is_ranked_and_the_pick_set_against_a_thing_named_by_its_last_word():
     """Held-out omh-249: "which of the four reaches the highest temperature at the top of its range, and how many
     degrees above the top of the dishwasher's range is that?": code ranked each range's bottom (max() took a kiln's

@@ -663,6 +663,16 @@ def test_a_helper_answer_that_states_the_measure_asked_is_kept_as_it_is():
     assert read_off("When was Texas founded?", "It was founded in 1845.", []) is None
 
 
+def test_a_value_with_its_uncertainty_takes_the_unit_after_it():
+    """Held-out omh-285: "It is 1,267.0 ± 5.4 light-years (388.5 ± 1.7 pc) away" was read as 1,267.0 of nothing
+    beside 5.4 light-years, and the Orion Nebula was left out of the pick."""
+    from core.units import quantities
+    assert quantities("It is 1,267.0 ± 5.4 light-years (388.5 ± 1.7 pc) away") == [("1,267.0", "light-years"),
+                                                                                     ("388.5", "pc")]
+    assert quantities("a mass of 80 +/- 2 kg and 3 m tall") == [("80", "kg"), ("3", "m")]
+    assert quantities("from 5 to 7 kg") == [("5", ""), ("7", "kg")]  # a range is no uncertainty
+
+
 def test_units_are_read_as_pages_write_them():
     from core.units import asked_units, quantities, unit_kind
     assert quantities("Covering 268,596 square miles (695,660\u00a0km2) and 31.7 million residents") == [
