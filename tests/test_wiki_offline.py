@@ -355,6 +355,17 @@ def test_a_missing_title_holding_an_existing_one_reads_that_page(wiki):
     assert tools["wikipedia_summary"].fn("Zzyzx Qwerty").findings.status == "missing"
 
 
+def test_a_persons_career_or_reign_is_read_on_the_persons_page(wiki):
+    """Held-out omh-287: "Juan Manuel Fangio's Formula One career" was read as Formula One (the search's top title,
+    held in the asked one), and his span was never found; the career is on his own page."""
+    from tools.wikipedia import make_wikipedia_tools
+    summary = {t.name: t for t in make_wikipedia_tools(wiki)}["wikipedia_summary"]
+    for asked, page in [("Juan Manuel Fangio's Formula One career", "Juan Manuel Fangio"),
+                        ("Babe Ruth's Major League Baseball career", "Babe Ruth"), ("Elizabeth II's reign", "Elizabeth II")]:
+        assert summary.fn(asked).findings.pages == [page], asked
+    assert summary.fn("Sun Tzu's The Art of War").findings.pages == ["The Art of War"]  # a work, not a span
+
+
 def test_a_search_for_a_pages_exact_title_reads_that_page(wiki):
     """Over the helpers' stored runs, 26 of 43 searches whose top title was the query were not followed by reading
     it; most answered at once with a fact no page gave ("Fidel Castro was born on July 26, 1898")."""
