@@ -229,6 +229,23 @@ def test_a_final_answer_with_an_unbacked_number_is_sent_back_once():
     assert "states 178" in llm.calls[2][-1].content  # the model was told why
 
 
+def test_an_answer_code_planned_is_checked_but_not_sent_back():
+    """Held-out omh-287: code's answer stated each career's span (1951 - 1934 = 17), which no observation shows; sent
+    back, the 1.5B lead answered alone with a page's opening. Code's answer stands, its objection kept as a verdict;
+    the same answer from the model is sent back."""
+    from agent.stepping import Injections
+    task = "How long did Joe Louis box?"
+    planned = Injections()
+    planned.planned = [("I answer from the facts.", "Final", "Joe Louis boxed for 17 years.")]
+    events = list(Agent(Replay([]), counting_tools()).stream(task, injections=planned))
+    result = events[-1].result
+    assert result.stop_reason is StopReason.final_answer and result.answer == "Joe Louis boxed for 17 years."
+    assert "states 17" in result.steps[0].verdicts["numbers_are_grounded"]
+    modelled = Agent(Replay([step("I know it.", "Final", "Joe Louis boxed for 17 years."), step("So.", "Final", "Long.")]),
+                     counting_tools()).run(task)
+    assert modelled.steps[0].outcome == "final_sent_back" and modelled.answer == "Long."
+
+
 def test_the_number_check_is_bounded_and_can_be_turned_off():
     script = [step("guess", "Final", "It is 1234.")] * 3
     insisted = Agent(Replay(script), counting_tools(), config=AgentConfig(max_final_rejections=2)).run("x")
