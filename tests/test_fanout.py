@@ -1563,6 +1563,20 @@ def test_a_possessive_spelled_either_way_is_one_form():
     assert forms(asked, names, task)[0] == ["What is the distance in light-years that the {}' Wikipedia intro gives?"]
 
 
+def test_forms_copying_things_own_descriptions_after_their_possessive_are_no_forms():
+    """Held-out omh-288: "When was {}'s first integrated circuit at Texas Instruments?" and "When was {}'s 'Mother of
+    All Demos'?" copy Jack Kilby's and Douglas Engelbart's descriptions; asked of all five beside "When was {}
+    completed?", three forms left the lead alone."""
+    from agent.fanout import forms
+    task = ("Milestones of the computer age: the completion of ENIAC, Jack Kilby's first integrated circuit at Texas "
+            "Instruments, Douglas Engelbart's 'Mother of All Demos', the commercial introduction of Ethernet, and the "
+            "arrival of Apple's Mac computers. Using the years given in the Wikipedia intros for ENIAC, Jack Kilby, "
+            "Douglas Engelbart, Ethernet and the Mac, which of these milestones came last?")
+    asked = ["When was ENIAC completed?", "When was Jack Kilby's first integrated circuit at Texas Instruments?",
+             "When was Douglas Engelbart's 'Mother of All Demos'?"]
+    assert forms(asked, listed_names(task), task)[0] == ["When was {} completed?"]
+
+
 def test_the_top_of_each_range_is_ranked_and_the_pick_set_against_a_thing_named_by_its_last_word():
     """Held-out omh-249: "which of the four reaches the highest temperature at the top of its range, and how many
     degrees above the top of the dishwasher's range is that?": code ranked each range's bottom (max() took a kiln's

