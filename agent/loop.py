@@ -197,17 +197,12 @@ class Agent:
     def _facts_shown(self, state: RunState, shown: Context) -> list[Fact]:
         return facts_shown(state.steps, shown, state.task, whole=self.config.research)  # a lead's whole table
 
-    def _outcome(self, parsed: Parsed, state: RunState, shown: Context, facts: list[Fact],
-                 planned: bool = False) -> Outcome:
-        """What the step comes to. Changes no state (but runs the tool). shown, facts: what this step's prompt
-        showed (F1, F2... in a tool's input are the rows of that table); planned: code gave this action (a lead's
-        answer written from its helpers' facts and the calculator's results)."""
+    def _outcome(self, parsed: Parsed, state: RunState, shown: Context, facts: list[Fact], planned=False) -> Outcome:
+        """What the step comes to; changes no state (but runs the tool). shown, facts: what its prompt showed (F1,
+        F2... in a tool's input are its rows); planned: code's action, a Final checked, never sent back (omh-287)."""
         if parsed.action == FINAL_ACTION:
             candidate = FinalCandidate(answer=parsed.action_input, task=state.task, today=state.today,
                                        steps=state.steps, rejections=state.final_rejections)
-            # code's answer is checked, and its objections kept, but not sent back: the model has nothing to mend
-            # in it (held-out omh-287: code's spans, 1951 - 1934 = 17, were in no observation, and the 1.5B lead,
-            # sent back, answered with the Formula One page's opening)
             return judge_final(self.config.final_answer_checks, candidate, may_send_back=not planned and (
                 state.final_rejections < self.config.max_final_rejections))
         if parsed.status is ParseStatus.error:
