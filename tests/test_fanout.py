@@ -1965,3 +1965,19 @@ def test_each_thing_is_asked_from_the_place_its_own_aside_names():
     plain = "Of Babylon, Ctesiphon and Meroë, which is oldest?"
     assert fanned_out(["When was Babylon founded?"], plain)[0] == [
         f"When was {site} founded?" for site in ("Babylon", "Ctesiphon", "Meroë")]
+
+
+def test_one_count_asked_in_each_things_own_words_is_one_form():
+    """Held-out omh-301: the split copied each writer's note ("for Asimov, books he wrote or edited; for Averroes,
+    books and treatises") into three forms of one count, and three forms left the lead alone. Counts of two
+    years stay two forms."""
+    task = ("Isaac Asimov, Averroes, Dr. Seuss, Astrid Lindgren and Buckminster Fuller: taking at face value the "
+            "'more than N books' figure in each one's Wikipedia intro (for Asimov, books he wrote or edited; for "
+            "Averroes, books and treatises), who has the biggest figure?")
+    asked = ["How many books did Isaac Asimov write or edit?", "How many books did Isaac Asimov write and treatises?",
+             "How many books did Isaac Asimov write?"]
+    assert forms(asked, listed_names(task), task)[0] == ["How many books did {} write?"]
+    cities = "Of Paris, Rome and Oslo, which grew most between 1900 and 2000?"
+    assert forms(["How many people lived in Paris in 1900?", "How many people lived in Paris in 2000?"],
+                 listed_names(cities), cities)[0] == ["How many people lived in {} in 1900?",
+                                                     "How many people lived in {} in 2000?"]
