@@ -14,8 +14,8 @@ from typing import Iterable
 
 from core.schema import Fact, Step
 from core.support import YEAR_DIGITS, is_year, year_range
-from core.units import (asked_units, counted_noun, counts, dimension_numbers, first_of, is_measure, position_numbers,
-                        quantities, unit_kind)
+from core.units import (asked_units, counted_noun, counts, dimension_numbers, distance_numbers, first_of, is_measure,
+                        position_numbers, quantities, unit_kind)
 from memory.base import Context
 
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
@@ -86,7 +86,8 @@ def facts_of(step: Step) -> list[Fact]:
             answered = [(number, unit) for number, unit in answered if not is_measure(unit)] or answered
         prefer = [number for number, unit in sorted(answered, key=lambda stated: not counts(stated[1], noun))]
         if findings.subrun:  # "570 km long and 2 km wide" answers "How wide?" with 2
-            prefer = dimension_numbers(step.action_input, findings.answer) or _stated_first(
+            prefer = distance_numbers(step.action_input, sentence) or dimension_numbers(
+                step.action_input, findings.answer) or _stated_first(
                 dimension_numbers(step.action_input, sentence), prefer, sentence) or prefer
         if ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if is_year(number)] or prefer

@@ -704,6 +704,11 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     ("How wide is the Strait of Magellan at its narrowest point?", "Strait of Magellan",
      "It is approximately 570 km long and 2 km wide at its narrowest point.",
      "The Strait of Magellan is approximately 570 km long and 2 km wide at its narrowest point.", ("2", "km")),
+    # held-out omh-299: the distance from the place asked, not the sentence's first nor the one the answer says
+    ("What is the distance in kilometres from Khartoum to Meroë?", "Meroë",
+     "Meroë was an ancient city on the east bank of the Nile about 6 km north-east of the Kabushiya station near "
+     "Shendi, Sudan, approximately 200 km north-east of Khartoum.",
+     "The distance from Khartoum to Meroë is 6 km.", ("200", "km")),
     ("How wide is the Mozambique Channel at its narrowest point?", "Mozambique Channel",
      "The Mozambique Channel is about 1,700 km long and 419 km across at its narrowest point.",
      "The Mozambique Channel is about 1,700 km long and 419 km across at its narrowest point.", ("419", "km")),
