@@ -56,12 +56,11 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
             form = re.sub(rf"(?<!\w){re.escape(named[0])}(?!\w)", "{}", escaped, count=1, flags=re.IGNORECASE)
             # "the area of the Czech Republic" and "the area of Austria" are one form, the first as written
             # (measured: kept apart, each country was asked twice, and two forms left nothing computed)
-            keys = [_form_key(_undescribed(other, described)) for other in found]
-            key = _form_key(_undescribed(form, described))
+            keys = [_form_key(other, described) for other in found]
+            key = _form_key(form, described)
             if key not in keys:
                 found.append(form)
-            elif (_DESCRIBED.search(found[keys.index(key)]) and not _DESCRIBED.search(form)
-                  or _undescribed(found[keys.index(key)], described) != found[keys.index(key)]):
+            elif _is_described(found[keys.index(key)], described) and not _is_described(form, described):
                 found[keys.index(key)] = form  # one thing's description is not asked of them all
         elif not named:
             others.append(question)
@@ -181,9 +180,15 @@ def _undescribed(form: str, described: set[str]) -> str:
     return form
 
 
-def _form_key(form: str) -> str:
-    """A form as compared with others: "How long is the {} River?" and "How long is the {}?" are one form (held-out
-    omh-129 asked each river twice, and two forms of one fact left the answer to the lead)."""
+def _is_described(form: str, described: set[str]) -> bool:
+    return bool(_DESCRIBED.search(form)) or _undescribed(form, described) != form
+
+
+def _form_key(form: str, described: set[str] = frozenset()) -> str:
+    """A form as compared with others, without the descriptions of one thing around its name: "How long is the {}
+    River?" and "How long is the {}?" are one form (held-out omh-129 asked each river twice, and two forms of one
+    fact left the answer to the lead), and so are "... the city of {}" and "... {}" (`_undescribed`)."""
+    form = _undescribed(form, described)
     kinds = "|".join(sorted(_KIND_WORDS))
     form = re.sub(rf"\{{\}}\s+(?:{kinds})\b", "{}", form, flags=re.IGNORECASE)
     form = re.sub(rf"\b(?:{kinds})\s+\{{\}}", "{}", form, flags=re.IGNORECASE)
