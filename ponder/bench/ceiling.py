@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from agent.fanout import SPANNED, YEAR, Computed, answer_of, computed, covered
+from agent.fanout import SPANNED, YEAR, Computed, answer_of, computed, covered, with_asides
 from agent.reading import computations, listed_names, span_forms, start_form
 from agent.trace import read_trace
 from core.units import quantities, scaled, unit_kind
@@ -71,7 +71,7 @@ def read_and_computed(question) -> Ceiling:
         result = calculator(made.expression).split()[0] if made.expression else ""
         sentences.append(made.sentence)
         results.append(result)
-    answer = answer_of(sentences, results)
+    answer = with_asides(answer_of(sentences, results), names, question.question)
     verdict = judge_answer(question.question, question.answers, answer, options=question.options,
                            tolerance=question.tolerance, evidence=question.evidence)
     return Ceiling(question.id, verdict.correct, answer, verdict.reason)
