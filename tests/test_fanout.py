@@ -663,6 +663,18 @@ def test_a_split_asking_each_thing_in_words_the_question_does_not_use_is_asked_a
     assert split.operation == "max" and len(prompts) == 2
 
 
+def _helper_steps(questions: list[str], sentences: dict[str, str]) -> list[Step]:
+    """One research step a thing, each helper answering with its page's sentence, and the facts the ledger reads."""
+    steps = []
+    for index, (page, sentence) in enumerate(sentences.items()):
+        findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=sentence,
+                            subrun=f"sub-{index}")
+        step = Step(index=index, thought="", action="research", action_input=questions[index],
+                    observation=f"Answer: {sentence}\nSource: {page}: \"{sentence}\"", findings=findings)
+        steps.append(step.model_copy(update={"facts": facts_of(step)}))
+    return steps
+
+
 def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     """Measured on held-out omh-68: Naples's "905,050 within the city" read "within" as a unit, it outvoted
     Genoa's "people", and Genoa was left out of the sum."""
@@ -670,13 +682,7 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     questions = [f"What is the population of {city}?" for city in ("Genoa", "Milan", "Naples", "Turin")]
     sentences = {"Genoa": "565,301 people", "Milan": "1,362,863", "Naples": "905,050 within the city",
                  "Turin": "855,654 as of 2026"}
-    steps = []
-    for index, (city, sentence) in enumerate(sentences.items()):
-        findings = Findings(status=ToolStatus.found, pages=[city], sentences=[sentence], answer=sentence,
-                            subrun=f"sub-{index}")
-        step = Step(index=index, thought="", action="research", action_input=questions[index],
-                    observation=f"Answer: {sentence}\nSource: {city}: \"{sentence}\"", findings=findings)
-        steps.append(step.model_copy(update={"facts": facts_of(step)}))
+    steps = _helper_steps(questions, sentences)
     values, unit, left_out = fanout_values(questions, steps, list(sentences))
     assert [thing for thing, _ in values] == ["Genoa", "Milan", "Naples", "Turin"] and left_out == ""
     assert unit == "people"
@@ -2012,14 +2018,7 @@ def test_a_counted_noun_of_two_words_is_spelled_whole():
     sentences = {"Interpol": "Interpol has 196 member states.", "NATO": "NATO has 32 member states.",
                  "OPEC": "OPEC has 12 member countries as of 2024."}
     questions = [f"How many members does {name} have?" for name in sentences]
-    steps = []
-    for index, (name, sentence) in enumerate(sentences.items()):
-        findings = Findings(status=ToolStatus.found, pages=[name], sentences=[sentence], answer=sentence,
-                            subrun=f"sub-{index}")
-        step = Step(index=index, thought="", action="research", action_input=questions[index],
-                    observation=f"Answer: {sentence}\nSource: {name}: \"{sentence}\"", findings=findings)
-        steps.append(step.model_copy(update={"facts": facts_of(step)}))
-    values, unit, _ = fanout_values(questions, steps, list(sentences))
+    values, unit, _ = fanout_values(questions, _helper_steps(questions, sentences), list(sentences))
     assert values == [("Interpol", "196"), ("NATO", "32"), ("OPEC", "12")] and unit == "member states"
 
 
