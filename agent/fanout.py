@@ -53,7 +53,9 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
                                                     for other in named)]  # Guinea within Guinea-Bissau
         if len(named) == 1:
             escaped = question.replace("{", "{{").replace("}", "}}")
-            form = re.sub(rf"(?<!\w){re.escape(named[0])}(?!\w)", "{}", escaped, count=1, flags=re.IGNORECASE)
+            # every time it names the thing: "... for Bowling according to Wikipedia'sBowling article?" asked each
+            # sport about Bowling's page (held-out omh-317)
+            form = re.sub(rf"(?:(?<!\w)|(?<=['’]s)){re.escape(named[0])}(?!\w)", "{}", escaped, flags=re.IGNORECASE)
             # "the area of the Czech Republic" and "the area of Austria" are one form, the first as written
             # (measured: kept apart, each country was asked twice, and two forms left nothing computed)
             keys = [_form_key(other, described) for other in found]
@@ -258,7 +260,8 @@ def _filled(form: str, name: str) -> str:
     """The form asked of one thing, without repeating the word the name ends with: "How long is the {} River?"
     of "Godavari River" asks of "the Godavari River", not "the Godavari River River"."""
     repeated = rf"(?<!{{){{}}(?!}})\s+{re.escape(name.split()[-1])}\b"
-    return re.sub(repeated, "{}", form, count=1, flags=re.IGNORECASE).format(name)
+    form = re.sub(repeated, "{}", form, count=1, flags=re.IGNORECASE)
+    return form.format(*[name] * len(re.findall(r"(?<!\{)\{\}(?!\})", form)))
 
 
 # computations over each thing's start and end, not over one value apiece

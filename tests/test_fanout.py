@@ -2033,3 +2033,14 @@ def test_the_answer_names_a_thing_by_the_name_the_question_gives_it_in_brackets_
                        "Shaivism has none.", names, task) == (
         "Carrot family (Apiaceae) is the most, at 446. Carrot family and mallows (Malvaceae) together come to 690. "
         "Shaivism has none.")
+
+
+def test_a_form_naming_its_thing_twice_asks_each_thing_both_times():
+    """Held-out omh-317's split asked "... for Bowling according to Wikipedia'sBowling article?", and each sport was
+    asked about Bowling's page: the netball and squash helpers answered Bowling's 120 million."""
+    task = "Bowling, netball, squash and skateboarding: which sport has the most players?"
+    asked, count = fanned_out(["How many players does Bowling have according to Wikipedia's Bowling article?"], task)
+    assert count == 1 and asked == [f"How many players does {sport} have according to Wikipedia's {sport} article?"
+                                    for sport in ("Bowling", "netball", "squash", "skateboarding")]
+    glued = fanned_out(["How many players does Bowling have according to Wikipedia'sBowling article?"], task)[0]
+    assert glued[1] == "How many players does netball have according to Wikipedia'snetball article?"

