@@ -1413,9 +1413,9 @@ def _named_together(sentence: str, names: list[str]) -> tuple[Computation, str] 
     and added up ("Chicago and Philadelphia combined"), against the rest's total; None otherwise."""
     # a name or its own first word, the kind after the last: "the Whirlpool and Triangulum galaxies" (omh-304),
     # or its last: "the Murakami and Amado figures added together" (held-out omh-314)
-    firsts = [name.split()[at] for at in (0, -1) for name in names if len(name.split()) > 1 and name[:1].isupper()
-              and not any(other.split()[at] == name.split()[at] for other in names if other != name)]
-    name = "|".join(re.escape(name) for name in sorted([*names, *firsts], key=len, reverse=True))
+    own_words = [name.split()[at] for at in (0, -1) for name in names if len(name.split()) > 1 and name[:1].isupper()
+                 and not any(other.split()[at] == name.split()[at] for other in names if other != name)]
+    name = "|".join(re.escape(name) for name in sorted([*names, *own_words], key=len, reverse=True))
     joined = re.compile(rf"(?:the\s+)?(?:{name})(?:(?:,\s+(?:and\s+)?|\s+and\s+)(?:the\s+)?(?:{name}))+"
                         r"(?:\s+[a-z]+s)?$", re.IGNORECASE)
     for clause in _clauses(sentence) if names else ():
