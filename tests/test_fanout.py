@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from agent.config import AgentConfig
-from agent.fanout import MAX_FANOUT, answer_of, computed, fanned_out, forms
+from agent.fanout import MAX_FANOUT, answer_of, computed, fanned_out, forms, thing_of
 from agent.llm.replay import Replay
 from agent.reading import Computation, computations, listed_names, span_forms
 from agent.research import LIST_GBNF, MAX_LISTED, Split, compute_call, read_list, split_question
@@ -2044,3 +2044,15 @@ def test_a_form_naming_its_thing_twice_asks_each_thing_both_times():
                                     for sport in ("Bowling", "netball", "squash", "skateboarding")]
     glued = fanned_out(["How many players does Bowling have according to Wikipedia'sBowling article?"], task)[0]
     assert glued[1] == "How many players does netball have according to Wikipedia'snetball article?"
+
+
+def test_a_sub_question_naming_two_listed_things_is_the_one_it_names_first_and_never_a_name_within_another():
+    """Held-out omh-317: "How many people play netball according to Wikipedia's Bowling article?" was taken for
+    Bowling's (the longer name), so netball had no value."""
+    sports = ["Bowling", "Netball", "Squash", "Skateboarding"]
+    assert thing_of("How many people play netball according to Wikipedia's Bowling article?", sports) == "Netball"
+    assert thing_of("According to the Bowling article, how many people play it?", sports) == "Bowling"
+    countries = ["Guinea", "Guinea-Bissau", "Mali"]
+    assert thing_of("What is the area of Guinea-Bissau, beside Guinea's?", countries) == "Guinea-Bissau"
+    assert thing_of("What is the area of Guinea, beside Guinea-Bissau's?", countries) == "Guinea"
+    assert thing_of("What is the area of Chad?", countries) == ""
