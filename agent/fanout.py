@@ -573,6 +573,9 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
             fact, plain = found[0]
             found_values.append((thing, *scaled(plain, fact.unit)))
             quotes[thing] = fact.quote
+    # a listed thing no question asked about has no value either (held-out omh-317's answer left netball and squash
+    # out unsaid, their questions taken for Bowling's)
+    missing += [name for name in names if name not in asked]
     found_values = _in_one_time(found_values)
     # only measures can disagree: "people" beside "" (or a stray word read as a unit) is the same count
     units = Counter(unit_kind(unit) for _, _, unit in found_values if is_measure(unit))

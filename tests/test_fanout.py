@@ -1685,6 +1685,9 @@ def test_the_answer_says_which_things_no_value_was_found_for():
     assert answer.endswith("No value was found for Yangtze.") and answer.count("No value was found") == 1
     assert not judge_answer(task, [["Yangtze", "17750"]], answer).correct
     assert judge_answer(task, [["Nile", "17750"]], answer).correct
+    # a thing no question asked about is named too
+    unasked = _final(wanted, [question for question in questions if "Yangtze" not in question], steps, names)
+    assert unasked == answer
 
 
 def test_a_picks_value_is_shown_in_the_scale_the_question_counts_in():
