@@ -1197,8 +1197,8 @@ def test_the_pick_against_ones_total():
      "first, and how many years after that award did Wole Soyinka receive his?", "gap", "wole soyinka"),
     # held-out omh-326: "received the prize most recently", and "was that?" is the pick
     ("Five winners of the Nobel Prize in Physiology or Medicine: Ivan Pavlov, Robert Koch, Santiago Ramón y Cajal, "
-     "Alexander Fleming and Barbara McClintock. By the award year in each one's Wikipedia intro, who received the prize "
-     "most recently, and how many years after Fleming's award was that?", "gap", "alexander fleming"),
+     "Alexander Fleming and Barbara McClintock. By the award year in each one's Wikipedia intro, who received the "
+     "prize most recently, and how many years after Fleming's award was that?", "gap", "alexander fleming"),
     # held-out omh-325: "came to light last"
     ("Four famous archaeological finds: the Venus de Milo, the Venus of Willendorf, the terracotta sculptures of the "
      "Nok culture, and the Dead Sea Scrolls. Using the year of discovery given in each Wikipedia intro, which came to "
