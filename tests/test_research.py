@@ -572,6 +572,14 @@ def test_a_count_the_helpers_page_states_is_kept_as_it_is():
     assert read_count("How many species of earwigs are there?", "12 species.", [read]) == (
         "Earwig", sentence, "2,000 species")
     assert read_count("How many species of mantises are there?", "12 species.", [read]) is None  # not its page
+    # held-out omh-330: the helper's 24 is stated with words between, beside a total of 64 counted plainly
+    court = "Her 24 women's singles major titles and total of 64 major titles are the most in women's tennis history."
+    titles = Step(index=0, thought="", action="wikipedia_summary", action_input="Margaret Court", observation=court,
+                  findings=Findings(status=ToolStatus.found, pages=["Margaret Court"], sentences=[court]))
+    assert read_count("How many major championships did Margaret Court win?",
+                      "Margaret Court won 24 major championships.", [titles]) is None
+    assert read_count("How many major championships did Margaret Court win?",
+                      "Margaret Court won 30 major championships.", [titles])[2] == "64 major"
     assert read_count("When were earwigs first described?", "In 1758.", [read]) is None  # no count asked
     # held-out omh-230: "L2 speakers" counts no speakers; the helper's 50 million stands
     yoruba = "Yoruba speakers number roughly 50 million, including around 2 million second-language or L2 speakers."
