@@ -793,6 +793,20 @@ def test_the_source_of_a_count_is_the_sentence_stating_it_with_the_answers_words
     assert page == "Arab League" and sentence == "Currently, the League has 22 members.", sentence
 
 
+def test_the_source_is_where_the_number_the_answer_opens_with_is_stated_not_the_page_text_it_pasted(tools):
+    # held-out omh-334: the answer pasted the page after "K. 620", and was sourced to the premiere's sentence, which
+    # shares two of its numbers (30 September 1791): the ledger took 1791 for the Köchel number
+    from agent.research import source
+    read = summary_step(tools, "The Magic Flute")
+    answer = ("The Köchel number for Mozart's The Magic Flute is 620, which is an opera in two acts. The work "
+              "premiered on 30 September 1791 at Schikaneder's theatre.")
+    page, sentence = source(answer, [read], "What is the Köchel number for Mozart's The Magic Flute?")
+    assert page == "The Magic Flute" and "620" in sentence, sentence
+    # an answer that is the page pasted whole opens with no number of its own: the most numbers shared still lead
+    pasted = ("The Magic Flute is an opera. The work premiered on 30 September 1791 at Schikaneder's theatre.")
+    assert "1791" in source(pasted, [read], "When did The Magic Flute premiere?")[1]
+
+
 def test_the_source_of_a_year_asked_is_the_sentence_stating_the_year(tools):
     # held-out omh-214: "completed in 1994, 50.46 kilometers (31.35 miles) long" was sourced to the tunnel's length
     # sentence (two of its numbers), and the ledger took 50.46 for the year the Channel Tunnel opened
