@@ -445,11 +445,11 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
                         f"{said(less, least).rstrip(',')}.", f"{total(most)} - {total(least)}",
                         f"{opening(more, most)} {{result}}{unit} more than {said(less, least)}{together}".rstrip(",")
                         + ".")
-    if operation in ("range", "ratio"):
+    if operation in ("range", "ratio", "product"):
         top, bottom = (ranked[0], ranked[-1]) if computation.highest else (ranked[-1], ranked[0])
-        sign, what = ("-", "difference") if operation == "range" else ("/", "ratio")
-        said = (f"the difference is {{result}}{unit}" if operation == "range"
-                else "the first is {result} times the second")
+        sign, what = {"range": ("-", "difference"), "ratio": ("/", "ratio"), "product": ("*", "product")}[operation]
+        said = {"range": f"the difference is {{result}}{unit}", "ratio": "the first is {result} times the second",
+                "product": "their product is {result}"}[operation]
         high, low = ("is the latest", "the earliest") if dated else ("has the highest value", "the lowest")
         return Computed(f"Of the values{within}, the highest is {top[0]}'s, the lowest {bottom[0]}'s: I take their "
                         f"{what}.", f"max({', '.join(plain)}) {sign} min({', '.join(plain)})",

@@ -863,8 +863,10 @@ _IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|b
 # not a ratio: it has no unit; a pick's value is shown in the scale too ("at 123 million", not "at 123,000,000"
 # beside a total of "406 million", held-out omh-267)
 _SCALED_OPS = ("sum", "mean", "rest", "gap", "range", "nearest_named", "max", "min", "plus")
-_ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "times", "median", "from_pick", "pair", "neighbours",
-                "after_previous", "nearest_named", "plus")
+_ROUNDED_OPS = ("sum", "mean", "rest", "gap", "range", "ratio", "product", "times", "median", "from_pick", "pair",
+                "neighbours", "after_previous", "nearest_named", "plus")
+# "what is the product of the largest and the smallest" (held-out omh-337 read none)
+_PRODUCT = re.compile(r"\bproduct of\b|\bmultipl(?:y|ied)\b", re.IGNORECASE)
 # "which two, next to each other in that order, have the longest gap" (held-out omh-124): the widest gap between
 # neighbours once the values are in order
 # "which two that come one after the other on the timeline are furthest apart" (held-out omh-214)
@@ -922,9 +924,9 @@ class Computation(NamedTuple):
     "neighbours" (in order of value, the two neighbours furthest apart, and their gap), "median" (the middle value,
     or the mean of the two middle ones), "nearest" (the thing nearest the `word`: "midpoint" of the highest and the
     lowest, or "mean"),
-    "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "rest" (the sum of all but the
-    highest, or lowest), "gap" (between the totals of its two `parts`: each a pick, the sum of the `count` highest or
-    lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
+    "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "product" (the highest times the
+    lowest), "rest" (the sum of all but the highest, or lowest), "gap" (between the totals of its two `parts`: each
+    a pick, the sum of the `count` highest or lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
     name), those it names one by one ("these": "take the gecko, skink and chameleon species away"), or "rest",
     what the first part leaves), "times" (the first part's total over the second's), "plus" (the two parts' totals
     added: the pick and one thing named beside it),
@@ -1282,6 +1284,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         among = (picks[0].low, picks[0].high)  # the picks' own bounds: those of "of those" (or none)
         if _RATIO.search(rest):
             found.append(Computation("ratio", 0, True, *among))
+        elif _PRODUCT.search(rest):
+            found.append(Computation("product", 0, True, *among))
         elif _DIFFERENCE.search(rest):
             found.append(Computation("range", 0, True, *among))
     elif (first_last := _FIRST_AND_LAST.search(rest)) and (

