@@ -926,10 +926,10 @@ class Computation(NamedTuple):
     lowest, or "mean"),
     "range" (the highest minus the lowest), "ratio" (the highest over the lowest), "product" (the highest times the
     lowest), "rest" (the sum of all but the highest, or lowest), "gap" (between the totals of its two `parts`: each
-    a pick, the sum of the `count` highest or lowest, those the question names by a shared word ("named": "the three civil wars", or one listed thing by its
-    name), those it names one by one ("these": "take the gecko, skink and chameleon species away"), or "rest",
-    what the first part leaves), "times" (the first part's total over the second's), "plus" (the two parts' totals
-    added: the pick and one thing named beside it),
+    a pick, the sum of the `count` highest or lowest, those the question names by a shared word ("named": "the three
+    civil wars", or one listed thing by its name), those it names one by one ("these": "take the gecko, skink and
+    chameleon species away"), or "rest", what the first part leaves), "times" (the first part's total over the
+    second's), "plus" (the two parts' totals added: the pick and one thing named beside it),
     "nearest_named" (of the others, the one nearest
     `other`, a listed thing, and their gap), "after_named" (the things whose value is above
     that of `other`, a listed thing: "still alive when he died"), "after_previous" (the gap between the `count`-th
