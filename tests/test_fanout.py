@@ -883,6 +883,27 @@ def test_a_helper_whose_thing_the_tool_read_as_another_page_reads_its_bracketed_
     assert result.steps[0].tool_calls[1]["observation"].startswith("Apiaceae")
 
 
+def test_a_helper_whose_things_page_is_another_sense_reads_the_one_the_question_means(offline_wiki):
+    """Held-out omh-322: among Wikipedia and Facebook, Apple's helper read the fruit and Amazon's the Amazons of
+    Greek mythology, and neither found a founding year. Each reads the sense the lead's question means (Apple Inc.,
+    Amazon (company)); Wikipedia and Facebook, whose pages are what the question means, read only those; and the
+    same fruit is kept where the question is about fruit."""
+    task = ("Apple, Amazon, Wikipedia and Facebook: using the founding year stated at the start of each one's "
+            "Wikipedia article, which of the four was founded most recently?")
+    names = ("Apple", "Amazon", "Wikipedia", "Facebook")
+    result = lead_with_helpers(task, "1. What is the founding year of Apple?\nThen: max\n",
+                               [f"{name} was founded long ago." for name in names], offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:4]]
+    assert reads == [["Apple", "Apple Inc."], ["Amazon", "Amazon (company)"], ["Wikipedia"], ["Facebook"]]
+    assert result.steps[0].tool_calls[1]["observation"].startswith("Apple Inc.")
+    fruit = ("Apple, banana and mango: which of these fruit trees was domesticated first, by the Wikipedia intro of "
+             "each fruit?")
+    result = lead_with_helpers(fruit, "1. When was the apple domesticated?\nThen: min\n",
+                               [f"The {name} was domesticated long ago." for name in ("apple", "banana", "mango")],
+                               offline_wiki)
+    assert [call["input"] for call in result.steps[0].tool_calls if call["name"] == "wikipedia_summary"] == ["Apple"]
+
+
 def test_a_lower_case_list_after_on_is_read_and_each_helper_reads_its_things_singular_page(offline_wiki):
     """Held-out omh-149 listed "chapters on mantises, fleas, earwigs, cockroaches and lice": nothing was read as a
     list, so no helper opened on its thing's page; the mantises' and the lice's helpers never read Mantis or Louse

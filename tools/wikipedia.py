@@ -18,6 +18,7 @@ MAX_SEARCH_RESULTS = 5
 MAX_LOOKUP_RESULTS = 3
 MAX_OPTIONS_SHOWN = 10
 MAX_SENTENCE_CHARS = 500
+MAX_SENSES = 3
 CUT_MARK = " [...]"  # after a cut summary or sentence; wikipedia_fact takes it off the sentences it quotes
 
 T = TypeVar("T")
@@ -100,6 +101,24 @@ def _names_title(query: str, title: str) -> bool:
     asked = " ".join(_clean_title(query).split()).casefold()
     asked = re.sub(r"\s+(?:family|families|genus|order|group)$", "", asked)
     return title.casefold() in (asked, asked.removesuffix("s"), asked.removesuffix("es"))
+
+
+def _other_senses(backend: WikiBackend, asked: str, page: WikiPage) -> list[tuple[str, str]]:
+    """The pages a one-word title may mean besides the one read, with their descriptions: the titles a search for
+    its name finds that name it more fully ("Apple Inc." and "Apple" the fruit, "Niger River" and Niger the
+    country, "Amazon (company)" and the Amazons read for "Amazon"). A helper's opening picks among them by its
+    lead's question (agent/openings.py). Only for one word, where names are shared: against live Wikipedia each
+    costs a search and up to three page reads."""
+    if " " in asked.strip():
+        return []
+    name = re.sub(r"\s*\(.*\)$", "", page.title).casefold()
+    stems = tuple(f"{stem} " for stem in {name, name.removesuffix("s"), f"{name}s"})
+    try:
+        titles = [title for title in backend.search(name, limit=2 * MAX_SEARCH_RESULTS)
+                  if title != page.title and title.casefold().startswith(stems)][:MAX_SENSES]
+        return [(title, backend.page(title).description) for title in titles]
+    except (PageMissing, Disambiguation, WikiUnavailable):  # the page read stands alone: nothing is lost
+        return []
 
 
 class _Loaded(NamedTuple):
@@ -195,7 +214,8 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         sentences = [sentence for _, sentence in sentences_with_sections(shown)]
         return Observed(f"{loaded.said}{described} ({where}):\n{shown}",
                         Findings(status=ToolStatus.found, pages=[page.title], description=page.description or "",
-                                 sentences=[page.description, *sentences] if page.description else sentences))
+                                 sentences=[page.description, *sentences] if page.description else sentences,
+                                 senses=_other_senses(backend, title, page)))
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
         """Find the sentences of a Wikipedia page that mention some text. Input: {"title": "Thomas Edison", "text": "born"} or "Thomas Edison | born".
