@@ -251,17 +251,15 @@ def duration_unit(unit: str) -> str:
 
 # Masses a page states, in grams: "between 140 and 500 g" beside a hyrax's "between 2 and 5 kg" (held-out omh-324
 # ranked 5 kg below 140 g). No ton: short, long and metric ones differ.
-_GRAMS = {"mg": Decimal("0.001"), "milligram": Decimal("0.001"), "g": Decimal(1), "gram": Decimal(1),
-          "gramme": Decimal(1), "kg": Decimal(1000), "kilogram": Decimal(1000), "kilogramme": Decimal(1000),
-          "tonne": Decimal(10**6)}
+_GRAMS = {"mg": Decimal("0.001"), "g": Decimal(1), "kg": Decimal(1000), "tonne": Decimal(10**6)}
 _MASS_SPELLING = {"milligram": "mg", "gram": "g", "gramme": "g", "kilogram": "kg", "kilogramme": "kg"}
 
 
 def mass_unit(unit: str) -> str:
     """A unit of mass as one spelling ("kilograms", "kg" -> "kg"; "tonnes" -> "tonne"); "" when the unit is none."""
     word = unit.strip().lower().removesuffix(".")
-    spelling = word if word in _GRAMS else word.removesuffix("s") if word.removesuffix("s") in _GRAMS else ""
-    return _MASS_SPELLING.get(spelling, spelling)
+    return next((short for spelling in (word, word.removesuffix("s"))
+                 if (short := _MASS_SPELLING.get(spelling, spelling)) in _GRAMS), "")
 
 
 def in_mass(number: str, unit: str, target: str) -> str:
