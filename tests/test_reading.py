@@ -372,6 +372,10 @@ def test_bounds_and_values_in_words_of_millions_are_numbers():
     # held-out omh-282: the split asked each war its start and end years, and code read no span
     ("Working from the start and end years given in their Wikipedia intros, which of the Italian Wars, the "
      "Peloponnesian War and the War of the Pacific dragged on the longest?", ("When did {} begin?", "When did {} end?")),
+    # held-out omh-344: asked when Xuanzang began and ended, a helper gave his birth and death, not his journey's
+    ("Three medieval travellers: Xuanzang, Marco Polo and Ibn Battuta. Using the start and end years of the great "
+     "journeys each Wikipedia intro gives, which of them set out first?",
+     ("When did {}'s journey begin?", "When did {}'s journey end?")),
 ])
 def test_what_a_span_asks_of_each_thing(task, forms):
     assert span_forms(task) == forms
@@ -513,6 +517,18 @@ def test_which_two_lasted_the_same_is_read_beside_the_reach_of_spans():
             "recent?")
     assert span_forms(task) == ("When did {} begin?", "When did {} end?")
     assert [c.operation for c in computations(task)] == ["pair", "reach"]
+
+
+def test_who_set_out_first_is_the_earliest_start_and_the_journey_that_finished_last_the_latest_end():
+    """Held-out omh-344: "which of them set out first" read no pick, and "the end of whichever of the three journeys
+    finished last", in a clause speaking of "that departure", is the latest end, and the years between the two a
+    reach."""
+    task = ("Three legendary medieval travellers: the Chinese monk Xuanzang, the Venetian Marco Polo and the Moroccan "
+            "Ibn Battuta. Using the start and end years of the great journeys each Wikipedia intro gives, which of "
+            "them set out first, and how many years passed between that departure and the end of whichever of the "
+            "three journeys finished last?")
+    assert [(c.operation, c.of) for c in computations(task, ("Xuanzang", "Marco Polo", "Ibn Battuta"))] == [
+        ("min", "start"), ("max", "end"), ("reach", "")]
 
 
 def test_two_of_them_a_year_apart_asks_which_two():
