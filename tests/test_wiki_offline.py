@@ -184,6 +184,20 @@ def test_did_you_mean_on_a_miss(wiki):
     assert "Programming language" in caught.value.suggestions
 
 
+def test_a_miss_offers_first_the_few_titles_naming_it_more_fully(wiki):
+    """Held-out omh-345: "Louis I" offered Louis XI, XVI, XIV, XV and IX, not Louis I of Hungary. Titles that open
+    another name ("Marx Brothers" for "Marx") are not put first, nor any of a name too common ("John")."""
+    with pytest.raises(PageMissing) as louis:
+        wiki.page("Louis I")
+    assert louis.value.suggestions[0] == "Louis I of Hungary"
+    with pytest.raises(PageMissing) as marx:
+        wiki.page("Marx")
+    assert marx.value.suggestions[0] == "Karl Marx"
+    with pytest.raises(PageMissing) as extinction:
+        wiki.page("Permian–Triassic")
+    assert extinction.value.suggestions[0] == "Permian–Triassic extinction event"
+
+
 def test_seed_demo_searches(wiki):
     # the lead's end-to-end demos rely on these exact resolutions
     assert wiki.search("Python programming language", 3)[0] == "Programming language"

