@@ -321,7 +321,7 @@ class OfflineWiki:
         """The few pages whose titles name a missing one more fully, as Wikipedia's search puts them first: "Louis I
         of Hungary" for "Louis I" (held-out omh-345: the five titles offered were other Louis and Louis the Pious
         was read), "Tang dynasty" for "Tang". Not another name the words open ("Marx Brothers", "Milton Friedman"),
-        and none when many qualify ("John": John, King of England; John of Gaunt; ...)."""
+        and none when many qualify ("John": John of Damascus, John the Apostle, John, King of England, ...)."""
         key = normalise(title)
         fuller = [i for i, known in enumerate(self._normal_titles)
                   if key and known.startswith(f"{key} ") and _qualifies(self.docs[i].title, key)]
