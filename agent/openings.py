@@ -16,6 +16,7 @@ from core.llm import Completion, LLMError, Message
 from core.schema import StopReason, ToolStatus
 from core.support import IRREGULAR_PLURALS
 from memory.base import Context, Memory
+from tools.wikipedia import PageSummary
 
 
 def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
@@ -29,10 +30,12 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
     if lookup and not state.steps and FIRST_LOOKUP_TOOL in agent.tools.names:
         # a helper's first step is always this read of its thing's page: code takes it, and the model's first call
         # reads the page (measured: the model's first call only named the page, at about 2 s a helper)
+        summary = agent.tools.get(FIRST_LOOKUP_TOOL)
+        senses = summary.senses if isinstance(summary, PageSummary) and lead else None
         state.injections.planned = [(f"I read the page on {lookup}.", FIRST_LOOKUP_TOOL, lookup),
-                                    lambda: page_meant(lookup, state.task, state.steps, aside, lead)]
+                                    lambda: page_meant(lookup, state.task, state.steps, aside, lead, senses)]
         if aside:  # its other name may be no page either: then the thing's own offered titles
-            state.injections.planned.append(lambda: page_meant(lookup, state.task, state.steps, aside, lead))
+            state.injections.planned.append(lambda: page_meant(lookup, state.task, state.steps, aside, lead, senses))
         state.planned_steps = len(state.injections.planned)
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
         made = split(agent, state, memory)
@@ -48,15 +51,16 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
 FIRST_LOOKUP_TOOL = "wikipedia_summary"
 
 
-def page_meant(thing: str, question: str, steps, aside: str = "", lead: str = "") -> tuple[str, str, str] | None:
-    """When the thing's own title is no page (or an ambiguous one, or a page in another sense than the lead's
-    question means: `_sense_meant`), the page it means, read by code as well; None otherwise. That page is the
-    other name the question gave it in brackets ("the daisy family (Asteraceae)"); else an irregular plural's
-    singular, offered or not ("lice": Louse); else the offered title that is the thing with "The" before it or whose
-    capitals spell it (`_named_by`), the thing less its owner or kind (`_plainer`), that names it more fully
-    (`_fuller`), or that is the thing in the singular ("cacti": Cactus). Measured on held-out
-    lh-34: helpers told there is no page "Italian" answered that Italian has no native speakers; on omh-113, a helper
-    never read the Cactus page and answered that there are 5 species of cacti."""
+def page_meant(thing: str, question: str, steps, aside: str = "", lead: str = "",
+               senses: Callable[[str, str], list[tuple[str, str]]] | None = None) -> tuple[str, str, str] | None:
+    """When the thing's own title is no page (or an ambiguous one, or a page in another sense than the lead's question
+    means, of the `senses` the summary tool gives: `_sense_meant`), the page it means, read by code as well; None
+    otherwise. That page is the other name the question gave it in brackets ("the daisy family (Asteraceae)"); else an
+    irregular plural's singular, offered or not ("lice": Louse); else the offered title that is the thing with "The"
+    before it or whose capitals spell it (`_named_by`), the thing less its owner or kind (`_plainer`), that names it
+    more fully (`_fuller`), or that is the thing in the singular ("cacti": Cactus). Measured on held-out lh-34: helpers
+    told there is no page "Italian" answered that Italian has no native speakers; on omh-113, a helper never read the
+    Cactus page and answered that there are 5 species of cacti."""
     def missing(step) -> bool:  # or ambiguous: "Doors" may be The Doors or Door
         return bool(step and step.findings and step.findings.status in (ToolStatus.missing, ToolStatus.ambiguous))
     last = steps[-1] if steps else None
@@ -69,7 +73,7 @@ def page_meant(thing: str, question: str, steps, aside: str = "", lead: str = ""
     stood_in = bool(aside and last and last.findings and last.findings.page and last.action_input != aside
                     and last.findings.page.casefold() not in (last.action_input.casefold(), aside.casefold()))
     if not (missing(last) or stood_in):
-        meant = _sense_meant(last, lead) if last and last.action_input == thing else None
+        meant = _sense_meant(last, lead, senses) if last and last.action_input == thing else None
         if meant is None:
             return None
         about = f" ({last.findings.description.lower()})" if last.findings.description else ""
@@ -98,18 +102,26 @@ def page_meant(thing: str, question: str, steps, aside: str = "", lead: str = ""
 SENSE_MARGIN = 0.12
 
 
-def _sense_meant(read, lead: str) -> str | None:
+def _sense_meant(read, lead: str, senses) -> str | None:
     """The other sense of a found page that the lead's question means, when it is plainly nearer the question in
     meaning than the page read: held-out omh-322's helpers read Apple (the fruit) and the Amazons for Apple and
     Amazon among Wikipedia and Facebook, and found no founding year."""
     findings = read.findings
-    if not (lead and findings and findings.status is ToolStatus.found and findings.senses):
+    if not (lead and senses and findings and findings.status is ToolStatus.found):
         return None
-    texts = [f"{findings.page}, {findings.description}", *(f"{title}, {about}" for title, about in findings.senses)]
-    lead_vector, *vectors = get_embedder().embed([lead, *texts])
-    nearness = [float(numpy.dot(lead_vector, vector)) for vector in vectors]
+    others = senses(read.action_input, findings.page)
+    if not others:
+        return None
+    texts = [f"{findings.page}, {findings.description}", *(f"{title}, {about}" for title, about in others)]
+    nearness = _nearness(lead, texts)
     nearest = max(range(1, len(nearness)), key=nearness.__getitem__)
-    return findings.senses[nearest - 1][0] if nearness[nearest] > nearness[0] + SENSE_MARGIN else None
+    return others[nearest - 1][0] if nearness[nearest] > nearness[0] + SENSE_MARGIN else None
+
+
+def _nearness(question: str, texts: list[str]) -> list[float]:
+    """How near each text is to the question in meaning (the embedder's vectors are normalised: a dot product)."""
+    question_vector, *vectors = get_embedder().embed([question, *texts])
+    return [float(numpy.dot(question_vector, vector)) for vector in vectors]
 
 
 def _named_by(thing: str, offered: list[str]) -> str | None:
@@ -152,8 +164,7 @@ def _fuller(thing: str, question: str, offered: list[str], lead: str = "") -> st
         re.search(rf"\b{re.escape(word)}\b", lead, re.IGNORECASE) for word in _added_words(title, thing))]
     fuller = said or fuller
     if len(fuller) > 1:
-        question_vector, *title_vectors = get_embedder().embed([question, *fuller])
-        nearness = {title: float(numpy.dot(question_vector, vector)) for title, vector in zip(fuller, title_vectors)}
+        nearness = dict(zip(fuller, _nearness(question, fuller)))
         fuller.sort(key=lambda title: -nearness[title])
     return fuller[0] if fuller else None
 

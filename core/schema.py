@@ -100,8 +100,6 @@ class Findings(BaseModel):
     pages: list[str] = Field(default_factory=list)      # the page read, or the titles offered or listed
     sentences: list[str] = Field(default_factory=list)  # the sentences a lookup returned
     description: str = ""                                # the page's short description (a found page)
-    # other pages a one-word title may mean, as (title, description): "Apple" read as the fruit has Apple Inc.
-    senses: list[tuple[str, str]] = Field(default_factory=list)
     answer: str = ""      # a sub-agent's short answer (the research tool), which `sentences` states
     subrun: str = ""      # the run id of the sub-agent that found it
     usage: Usage | None = None  # the model calls the tool made itself (a sub-agent's), counted in the run's usage

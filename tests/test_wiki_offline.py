@@ -129,22 +129,33 @@ def test_the_wikipedia_tools_report_what_they_found_as_fields(wiki):
     assert tools.run("wikipedia_lookup", "Loire").findings is None   # an input error: nothing was looked up
 
 
-def test_a_one_word_pages_other_senses_are_reported_with_their_descriptions(wiki):
-    """Held-out omh-322: "Apple" is the fruit's page and "Amazon" read the Amazons; the pages naming them more
-    fully come with the read, so a helper's opening can tell which the question means. A page read by a fuller
-    title has none, and the text the model reads is unchanged."""
+def test_a_one_word_titles_other_senses_are_given_on_request_and_no_summary_pays_for_them(wiki, wiki_index_dir):
+    """Held-out omh-322: "Apple" is the fruit's page and "Amazon" read the Amazons; the summary tool gives the pages
+    naming them more fully, with their descriptions, so a helper's opening can tell which the question means. A page
+    read by a fuller title has none. Only that request searches: a summary the model asks for searches nothing
+    (against live Wikipedia a search and three page reads each)."""
     from tools.base import ToolRegistry
-    from tools.wikipedia import make_wikipedia_tools
+    from tools.wikipedia import PageSummary, make_wikipedia_tools
 
-    tools = ToolRegistry(make_wikipedia_tools(wiki))
+    searches = []
+
+    class Counted(OfflineWiki):
+        def search(self, query, limit=5):
+            searches.append(query)
+            return super().search(query, limit)
+
+    counted = Counted(corpus_path=default_corpus_path(), index_dir=wiki_index_dir, dense=True)
+    tools = ToolRegistry(make_wikipedia_tools(counted))
     apple = tools.run("wikipedia_summary", "Apple")
-    assert apple.findings.page == "Apple"
-    assert apple.findings.senses == [("Apple Inc.", "American multinational technology company")]
-    assert "Apple Inc." not in apple.observation
-    amazon = tools.run("wikipedia_summary", "Amazon").findings
-    assert amazon.page == "Amazons" and {title for title, _ in amazon.senses} == {
+    assert apple.findings.page == "Apple" and "Apple Inc." not in apple.observation
+    assert searches == []
+    summary = tools.get("wikipedia_summary")
+    assert isinstance(summary, PageSummary)
+    assert summary.senses("Apple", "Apple") == [("Apple Inc.", "American multinational technology company")]
+    assert searches == ["apple"]
+    assert {title for title, _ in summary.senses("Amazon", "Amazons")} == {
         "Amazon (company)", "Amazon River", "Amazon rainforest"}
-    assert tools.run("wikipedia_summary", "Apple Inc.").findings.senses == []
+    assert summary.senses("Apple Inc.", "Apple Inc.") == []
 
 
 def test_a_steps_findings_are_recorded_and_stored_with_it(wiki):

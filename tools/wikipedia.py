@@ -6,7 +6,7 @@ tell the model what to try next; only an unreachable backend is a ToolError.
 from __future__ import annotations
 
 import re
-from typing import Callable, NamedTuple, TypeVar
+from typing import Any, Callable, NamedTuple, TypeVar
 
 from core.schema import Findings, Observed, ToolStatus
 from core.text import clip
@@ -103,22 +103,34 @@ def _names_title(query: str, title: str) -> bool:
     return title.casefold() in (asked, asked.removesuffix("s"), asked.removesuffix("es"))
 
 
-def _other_senses(backend: WikiBackend, asked: str, page: WikiPage) -> list[tuple[str, str]]:
-    """The pages a one-word title may mean besides the one read, with their descriptions: the titles a search for
+def _other_senses(backend: WikiBackend, asked: str, read: str) -> list[tuple[str, str]]:
+    """The pages a one-word title may mean besides the page read, with their descriptions: the titles a search for
     its name finds that name it more fully ("Apple Inc." and "Apple" the fruit, "Niger River" and Niger the
-    country, "Amazon (company)" and the Amazons read for "Amazon"). A helper's opening picks among them by its
-    lead's question (agent/openings.py). Only for one word, where names are shared: against live Wikipedia each
-    costs a search and up to three page reads."""
+    country, "Amazon (company)" and the Amazons read for "Amazon"). Only for one word, where names are shared."""
     if " " in asked.strip():
         return []
-    name = re.sub(r"\s*\(.*\)$", "", page.title).casefold()
+    name = re.sub(r"\s*\(.*\)$", "", read).casefold()
     stems = tuple(f"{stem} " for stem in {name, name.removesuffix("s"), f"{name}s"})
     try:
         titles = [title for title in backend.search(name, limit=2 * MAX_SEARCH_RESULTS)
-                  if title != page.title and title.casefold().startswith(stems)][:MAX_SENSES]
+                  if title != read and title.casefold().startswith(stems)][:MAX_SENSES]
         return [(title, backend.page(title).description) for title in titles]
     except (PageMissing, Disambiguation, WikiUnavailable):  # the page read stands alone: nothing is lost
         return []
+
+
+class PageSummary(Tool):
+    """wikipedia_summary, whose caller may also ask what else a one-word title may mean (`senses`). Only a helper's
+    opening asks (agent/openings.py): against live Wikipedia each ask costs a search and up to three page reads, so
+    no summary the model asks for pays it."""
+
+    def __init__(self, fn: Callable[..., Any], backend: WikiBackend):
+        super().__init__(fn)
+        self.backend = backend
+
+    def senses(self, asked: str, read: str) -> list[tuple[str, str]]:
+        """Other pages `asked` may mean than `read`, the page its summary read, as (title, description)."""
+        return _other_senses(self.backend, asked, read)
 
 
 class _Loaded(NamedTuple):
@@ -214,8 +226,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
         sentences = [sentence for _, sentence in sentences_with_sections(shown)]
         return Observed(f"{loaded.said}{described} ({where}):\n{shown}",
                         Findings(status=ToolStatus.found, pages=[page.title], description=page.description or "",
-                                 sentences=[page.description, *sentences] if page.description else sentences,
-                                 senses=_other_senses(backend, title, page)))
+                                 sentences=[page.description, *sentences] if page.description else sentences))
 
     def wikipedia_lookup(title: str, text: str = "") -> str:
         """Find the sentences of a Wikipedia page that mention some text. Input: {"title": "Thomas Edison", "text": "born"} or "Thomas Edison | born".
@@ -250,7 +261,7 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                         Findings(status=ToolStatus.found, pages=[page.title], sentences=[s for _, s in shown],
                                  description=page.description or ""))
 
-    made = [Tool(wikipedia_search), Tool(wikipedia_summary), Tool(wikipedia_lookup)]
+    made = [Tool(wikipedia_search), PageSummary(wikipedia_summary, backend), Tool(wikipedia_lookup)]
     for each in made:
         each.reads_sources = True
     return made
