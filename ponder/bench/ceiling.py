@@ -126,8 +126,8 @@ def _reach(facts: list[dict], names: list[str], computation) -> Computed | None:
     spans = [fact["value"] for fact in facts if isinstance(fact.get("value"), list)]
     if len(spans) != len(facts):
         return None
-    if computation.operation == "covered":
-        return covered([("", str(start), str(end)) for start, end in spans])
+    if computation.operation in ("covered", "uncovered"):
+        return covered([("", str(start), str(end)) for start, end in spans], computation.operation == "uncovered")
     if computation.word:
         first, last = spans[names.index(computation.word)], spans[names.index(computation.other)]
         return Computed("", f"{last[1]} - {first[0]}", "From the start named to the end named: {result} years.")
