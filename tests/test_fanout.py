@@ -2158,6 +2158,14 @@ def test_a_debut_asked_in_each_things_own_word_is_one_form():
     asked = ["When was Disneyland in California opened?", "When was the Barbie doll introduced?",
              "When was the BBC's Doctor Who first broadcast or premiere?"]
     assert forms(asked, listed_names(task), task)[0] == ["When was {} opened?"]
+    # held-out omh-362: a prize "first awarded", a festival "founded" and a contest "organised" since a year
+    task = ("Three famous international showcases: the Nobel Prizes, the Cannes Film Festival and the Eurovision Song "
+            "Contest. Going by the year each Wikipedia intro gives for its start (when the Nobel Prizes were first "
+            "awarded, when the festival was founded, and the year since which Eurovision has been organised), which "
+            "of the three is the oldest?")
+    asked = ["When was the Nobel Prizes first awarded?", "When was the Cannes Film Festival founded?",
+             "When was the Eurovision Song Contest first organised?"]
+    assert forms(asked, listed_names(task), task)[0] == ["When was the {} first awarded?"]
 
 
 def test_a_counted_noun_of_two_words_is_spelled_whole():

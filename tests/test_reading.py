@@ -277,6 +277,10 @@ def test_a_questions_list_and_computations_are_read_once_and_each_caller_gets_it
     ("Of Korean, Turkish, Japanese, Yoruba and Czech, how many of the five have more than 80 million speakers, and "
      "how many million speakers do the five have between them?",
      [("within", 0, True, 80e6, float("inf"), "how many"), ("sum", 0, True, float("-inf"), float("inf"))]),
+    # held-out omh-362: "how many years had it been going when the youngest began" is the oldest to the youngest
+    ("The Nobel Prizes, the Cannes Film Festival and the Eurovision Song Contest: which of the three is the oldest, "
+     "and how many years had it been going when the youngest of them began?",
+     [("min", 1, False), ("max", 1, True), ("range", 0, True)]),
     # held-out omh-226: "how far apart" is a difference too
     ("Of iron, copper, silver and gold, which is the lightest, which the heaviest, and how far apart in atomic number "
      "are they?", [("min", 1, False), ("max", 1, True), ("range", 0, True)]),
