@@ -133,17 +133,20 @@ def _named_by(thing: str, offered: list[str]) -> str | None:
 
 def _plainer(thing: str, offered: list[str]) -> str | None:
     """The offered title that is the thing less its owner (or with the owner in brackets: "Michelangelo's David":
-    David (Michelangelo)), its place ("Lyon from Paris": Lyon) or its kind: "NASA's Apollo program": Apollo program,
+    David (Michelangelo)), its place ("Lyon from Paris": Lyon) or its kind ("principality of Monaco": Monaco): "NASA's Apollo program": Apollo program,
     "Tevatron particle accelerator": Tevatron (held-out omh-185: their helpers read neither page, and both values,
     unverified, were left out of the computation)."""
     owner = re.match(r"^([^'’]+)['’]s\s+(.+)$", thing)
     # "Lyon from Paris", "Recife in Brazil": the place before its place (held-out omh-225's helpers looked up
     # "Lyon from Paris" as a title, and four of five found no distance)
     placed = re.match(r"^(.+?)\s+(?:from|in|near|outside|off)\s+(?:the\s+)?[A-Z]", thing)
+    # "principality of Monaco", "the city of Venice": the name after its kind in lower case (held-out omh-361's
+    # helper read the Grand Principality of Moscow, offered first, and answered with its area)
+    kind_of = re.match(r"^(?:the\s+)?(?:[a-z][\w-]*\s+){1,3}of\s+(?:the\s+)?([A-Z].*)$", thing)
     words = thing.split()
     # "Michelangelo's David": David (Michelangelo) before David (held-out omh-224's helper read the biblical king's)
     plainer = [*([f"{owner.group(2)} ({owner.group(1)})", owner.group(2)] if owner else []),
-               *([placed.group(1)] if placed else []),
+               *([placed.group(1)] if placed else []), *([kind_of.group(1)] if kind_of else []),
                # not of a thing all in lower case: "adult cheetahs" is no kind of adult
                *(" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)
                  if all(w.islower() for w in words[n:]) and not thing.islower())]

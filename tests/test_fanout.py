@@ -1003,6 +1003,19 @@ def test_a_helper_reads_the_title_its_thing_names_less_its_owner_or_its_kind(off
         "Michelangelo's David", "David (Michelangelo)"]
 
 
+def test_a_helper_reads_the_page_of_a_place_listed_after_its_kind(offline_wiki):
+    """Held-out omh-361: no page is titled "principality of Monaco"; its helper read the first title offered, the
+    Grand Principality of Moscow, and the smallest of four places was left out."""
+    task = ("Four tiny places on the map: the principality of Monaco, the British territory of Gibraltar, the "
+            "Republic of San Marino and China's special administrative region of Macau. Which is the smallest by "
+            "area?")
+    result = lead_with_helpers(task, "1. What is the area of the principality of Monaco?\nThen: min\n",
+                               ["It is small."] * 4, offline_wiki)
+    reads = [[call["input"] for call in s.tool_calls if call["name"] == "wikipedia_summary"] for s in result.steps[:4]]
+    assert reads[0] == ["principality of Monaco", "Monaco"]
+    assert result.steps[0].tool_calls[1]["observation"].startswith("Monaco")
+
+
 def test_a_helper_reads_the_page_of_animals_listed_with_a_word_that_describes_them(offline_wiki):
     """Held-out omh-233: "For adult cheetahs, impalas, koalas and giant pandas, Wikipedia gives ..." was no list
     code read (the model added "animal weights" to it), and no page is titled "adult cheetahs"."""
