@@ -132,10 +132,10 @@ def _named_by(thing: str, offered: list[str]) -> str | None:
 
 
 def _plainer(thing: str, offered: list[str]) -> str | None:
-    """The offered title that is the thing less its owner (or with the owner in brackets: "Michelangelo's David":
-    David (Michelangelo)), its place ("Lyon from Paris": Lyon) or its kind ("principality of Monaco": Monaco): "NASA's Apollo program": Apollo program,
-    "Tevatron particle accelerator": Tevatron (held-out omh-185: their helpers read neither page, and both values,
-    unverified, were left out of the computation)."""
+    """The offered title that is the thing less its owner (or with the owner in brackets: "Michelangelo's David": David
+    (Michelangelo)), its place ("Lyon from Paris": Lyon), the kind before it ("principality of Monaco": Monaco) or its
+    kind: "NASA's Apollo program": Apollo program, "Tevatron particle accelerator": Tevatron (held-out omh-185: their
+    helpers read neither page, and both values, unverified, were left out of the computation)."""
     owner = re.match(r"^([^'’]+)['’]s\s+(.+)$", thing)
     # "Lyon from Paris", "Recife in Brazil": the place before its place (held-out omh-225's helpers looked up
     # "Lyon from Paris" as a title, and four of five found no distance)
