@@ -14,7 +14,8 @@ from collections import Counter
 from decimal import Decimal
 from typing import NamedTuple
 
-from agent.reading import Computation, aside_of, aside_text, asking_text, listed_names, set_against, without_asides
+from agent.reading import (Computation, aside_of, aside_text, asking_text, listed_names, says, set_against,
+                           without_asides)
 from core.schema import FINAL_ACTION, Fact, Step
 from core.support import names as name_phrases, numbers, year_ranges
 from core.units import (asked_dimension, asked_units, duration_unit, first_of, in_duration, in_mass, is_measure,
@@ -48,7 +49,7 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
         # "How many species does the Lepidoptera (butterflies and moths) contain?" asks the list's one form: the
         # aside, copied from the question, made three forms of one (held-out lh-50 asked 42 helpers, computed none)
         question = without_asides(question)
-        named = [name for name in names if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", question, re.IGNORECASE)]
+        named = [name for name in names if says(question, name)]
         named = [name for name in named if not any(name != other and name.lower() in other.lower()
                                                     for other in named)]  # Guinea within Guinea-Bissau
         if len(named) == 1:
@@ -742,13 +743,19 @@ def covered(spans: list[tuple[str, str, str]], between: bool = False) -> Compute
 
 def _reached(questions: list[str], steps: list[Step], names: list[str], computation: Computation | None = None
              ) -> Computed | None:
-    """From the earliest start to the latest end among the things (each asked its start and end), or from the
-    start of the thing the computation names first to the end of the one it names last; None until every thing
-    has both."""
+    """`reach` over each thing's start and end as its helpers found them; None until every thing has both."""
     pairs = [(thing, start, end) for thing, found in _asked_per_thing(questions, steps, names).items()
              if len(found) == 2 for (_, start), (_, end) in [found]]
     if not pairs or not all(start and end for _, start, end in pairs):
         return None
+    return reach(pairs, computation, born=any(re.search(r"\bborn\b", q) for q in questions))
+
+
+def reach(pairs: list[tuple[str, str, str]], computation: Computation | None = None, born: bool = False
+          ) -> Computed | None:
+    """Over (thing, start, end): from the earliest start to the latest end, or from the start of the thing the
+    computation names first to the end of the one it names last, or the years they cover (or leave uncovered);
+    None when a thing it names has no span. `born`: the spans are lives."""
     if computation and computation.operation in ("covered", "uncovered"):
         return covered(pairs, between=computation.operation == "uncovered")
     if computation and computation.word:
@@ -762,7 +769,7 @@ def _reached(questions: list[str], steps: list[Step], names: list[str], computat
     first = min(pairs, key=lambda pair: Decimal(pair[1]))
     last = max(pairs, key=lambda pair: Decimal(pair[2]))
     starts, ends = ", ".join(start for _, start, _ in pairs), ", ".join(end for _, _, end in pairs)
-    begun, ended = ("birth", "death") if any(re.search(r"\bborn\b", q) for q in questions) else ("start", "end")
+    begun, ended = ("birth", "death") if born else ("start", "end")
     return Computed(f"The earliest {begun} is {first[0]}'s ({first[1]}), the latest {ended} {last[0]}'s ({last[2]}): "
                     f"I take the years between them.", f"max({ends}) - min({starts})",
                     f"From {first[0]}'s {begun} in {first[1]} to {last[0]}'s {ended} in {last[2]}: {{result}} years.")

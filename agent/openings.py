@@ -31,7 +31,7 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
         # a helper's first step is always this read of its thing's page: code takes it, and the model's first call
         # reads the page (measured: the model's first call only named the page, at about 2 s a helper)
         summary = agent.tools.get(FIRST_LOOKUP_TOOL)
-        senses = summary.senses if isinstance(summary, PageSummary) and lead else None
+        senses = summary.senses if isinstance(summary, PageSummary) else None
         state.injections.planned = [(f"I read the page on {lookup}.", FIRST_LOOKUP_TOOL, lookup),
                                     lambda: page_meant(lookup, state.task, state.steps, aside, lead, senses)]
         if aside:  # its other name may be no page either: then the thing's own offered titles

@@ -195,13 +195,14 @@ def note_of(task: str, name: str, names: list[str] = ()) -> str:
     for found in _FOR_NOTE.finditer(task):
         said = [part for part in re.split(r"\s+and\s+", found.group("said")) if part]
         rest = found.group("note")[found.end("said") - found.start("note"):]
-        others = [other for other in names if other != name and not any(_says(part, other) for part in said)]
-        if any(_says(part, name) or _says(name, part) for part in said) and not any(_says(rest, o) for o in others):
+        others = [other for other in names if other != name and not any(says(part, other) for part in said)]
+        if any(says(part, name) or says(name, part) for part in said) and not any(says(rest, o) for o in others):
             return clip(found.group("note").strip(" ,.;"), MAX_NOTE_CHARS)
     return ""
 
 
-def _says(text: str, name: str) -> bool:
+def says(text: str, name: str) -> bool:
+    """Whether the text names `name` as a whole word or phrase, in any case."""
     return bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE))
 
 
@@ -1555,7 +1556,7 @@ def _named_together(sentence: str, names: list[str]) -> tuple[Computation, str] 
 def _names(text: str, name: str) -> bool:
     """Whether the text names a listed thing: by its whole name, or its first word in any number ("the gecko,
     skink and chameleon species" names geckos; "the lizard total" lizards as a whole)."""
-    if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE):
+    if says(text, name):
         return True
     first = singular_forms(name.split()[0])
     return len(name.split()[0]) > 3 and any(singular_forms(word) & first for word in re.findall(r"[\w'-]+", text))

@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from agent.fanout import SPANNED, YEAR, Computed, answer_of, computed, covered, with_asides
+from agent.fanout import SPANNED, YEAR, Computed, answer_of, computed, reach, with_asides
 from agent.reading import computations, listed_names, span_forms, start_form
 from agent.trace import read_trace
 from core.units import quantities, scaled, unit_kind
@@ -126,13 +126,8 @@ def _reach(facts: list[dict], names: list[str], computation) -> Computed | None:
     spans = [fact["value"] for fact in facts if isinstance(fact.get("value"), list)]
     if len(spans) != len(facts):
         return None
-    if computation.operation in ("covered", "uncovered"):
-        return covered([("", str(start), str(end)) for start, end in spans], computation.operation == "uncovered")
-    if computation.word:
-        first, last = spans[names.index(computation.word)], spans[names.index(computation.other)]
-        return Computed("", f"{last[1]} - {first[0]}", "From the start named to the end named: {result} years.")
-    return Computed("", f"max({', '.join(str(end) for _, end in spans)}) - min({', '.join(str(s) for s, _ in spans)})",
-                    "From the earliest start to the latest end: {result} years.")
+    things = [*names, *[""] * (len(spans) - len(names))]
+    return reach([(thing, str(start), str(end)) for thing, (start, end) in zip(things, spans)], computation)
 
 
 def _values(names: list[str], facts: list[dict], measure: str | None) -> list[tuple[str, str]] | None:
