@@ -291,7 +291,7 @@ def _filled(form: str, name: str) -> str:
 
 
 # computations over each thing's start and end, not over one value apiece
-SPANNED = ("reach", "covered", "uncovered")
+SPANNED = ("reach", "covered", "uncovered", "end_to_start")
 
 
 class Computed(NamedTuple):
@@ -758,6 +758,8 @@ def reach(pairs: list[tuple[str, str, str]], computation: Computation | None = N
     None when a thing it names has no span. `born`: the spans are lives."""
     if computation and computation.operation in ("covered", "uncovered"):
         return covered(pairs, between=computation.operation == "uncovered")
+    if computation and computation.operation == "end_to_start":
+        return _end_to_start(*(_picked(pairs, part) for part in computation.parts), born)
     if computation and computation.word:
         named = {thing: (thing, start, end) for thing, start, end in pairs}
         if computation.word not in named or computation.other not in named:
@@ -773,6 +775,27 @@ def reach(pairs: list[tuple[str, str, str]], computation: Computation | None = N
     return Computed(f"The earliest {begun} is {first[0]}'s ({first[1]}), the latest {ended} {last[0]}'s ({last[2]}): "
                     f"I take the years between them.", f"max({ends}) - min({starts})",
                     f"From {first[0]}'s {begun} in {first[1]} to {last[0]}'s {ended} in {last[2]}: {{result}} years.")
+
+
+def _picked(pairs: list[tuple[str, str, str]], pick: Computation) -> tuple[str, str, str] | None:
+    """The (thing, start, end) a pick over spans ranks first: by its start, its end or its length, within its bounds."""
+    def value(pair: tuple[str, str, str]) -> Decimal:
+        return Decimal({"start": pair[1], "end": pair[2]}.get(pick.of) or _span(pair[1], pair[2]))
+    within = [pair for pair in pairs if pick.low <= value(pair) <= pick.high]
+    return (max if pick.highest else min)(within, key=value) if within else None
+
+
+def _end_to_start(first: tuple[str, str, str] | None, then: tuple[str, str, str] | None, born: bool
+                  ) -> Computed | None:
+    """From the end of the first thing's span to the start of the other's (or back, when it began before)."""
+    if not first or not then:
+        return None
+    began, ended = ("was born", "died") if born else ("began", "ended")
+    later = Decimal(then[1]) >= Decimal(first[2])
+    return Computed(f"{first[0]} {ended} in {first[2]}; {then[0]} {began} in {then[1]}: I take the years between.",
+                    f"{then[1]} - {first[2]}" if later else f"{first[2]} - {then[1]}",
+                    f"{then[0]} {began} {{result}} years {'after' if later else 'before'} {first[0]} {ended} "
+                    f"(in {first[2]}).")
 
 
 def _spans_shown(questions: list[str], steps: list[Step], names: list[str]) -> str:

