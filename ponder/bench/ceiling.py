@@ -64,13 +64,14 @@ def read_and_computed(question) -> Ceiling:
     unit = YEAR if measure in ("born", "died") else "years" if measure else _UNITS.get(compute.get("unit", ""), "")
     sentences, results = [], []
     for computation in wanted:
-        if measure == "lifespan" and computation.of in ("start", "end"):  # "born first": a pick of a point
+        if computation.operation in SPANNED:
+            made = _reach(facts, names, computation)
+        elif measure == "lifespan" and computation.of in ("start", "end"):  # "born first": a pick of a point
             end = computation.of == "end"
-            points = _values(names, [{**fact, "value": fact["value"][end]} for fact in facts], None)
-            made = computed(computation, points, YEAR)
+            made = computed(computation, _values(names, [{**fact, "value": fact["value"][end]} for fact in facts],
+                                                 None), YEAR)
         else:
-            made = (_reach(facts, names, computation) if computation.operation in SPANNED
-                    else computed(computation, values, unit))
+            made = computed(computation, values, unit)
         if made is None:
             return Ceiling(question.id, False, "", f"{computation.operation} computed nothing")
         result = calculator(made.expression).split()[0] if made.expression else ""
