@@ -1143,9 +1143,12 @@ def _without_whole(sentence: str, superlative: re.Match) -> str:
 _CLAUSE = re.compile(r"(?:[^,;]|,(?!\s+(?:and\s+)?(?:by\s+)?(?:how|what|which|who)\b))+")
 
 
+_CLAUSE_END = re.compile(r"[,;?.]")
+
+
 def _without_gap(sentence: str, gap: re.Match) -> str:
     """The sentence less the gap it asks, to the end of its clause: "the longest gap between them" asks no total."""
-    end = re.compile(r"[,;?.]").search(sentence, gap.end())
+    end = _CLAUSE_END.search(sentence, gap.end())
     return f"{sentence[:gap.start()]}{sentence[end.start() if end else len(sentence):]}"
 
 
