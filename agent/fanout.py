@@ -76,13 +76,23 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
     if len({name for name, *_ in copied.values() if name}) >= 2:
         found = [form for form in found if not copied[form][0]]
     found = [form for form in found if not (copied[form][1] >= 3 and copied[form][2])]
-    for one_fact in (_one_origin, _one_measure, _one_count):
+    for one_fact in (_not_cut_short, _one_origin, _one_measure, _one_count):
         found = one_fact(found, task) if len(found) > 1 else found
     return found, others
 
 
 # Several forms that ask one fact in other words are one: left as they were, each thing was asked each form, and
 # several forms left nothing computed. Each rule takes the forms and the task and gives the forms kept.
+
+def _not_cut_short(found: list[str], task: str) -> list[str]:
+    """A form that another one opens with, ending mid-word, is that form cut short by the split's bound on a
+    question's length ("... listed as a W?" beside "... listed as a World Heritage Site?": held-out omh-394 asked each
+    thing both, and two forms left the lead alone); "write?" beside "write or edit?" is another form."""
+    def cut(form: str, other: str) -> bool:  # it ends mid-word of the other: "a W" of "a World"
+        opening = form.rstrip("?").rstrip()
+        return other != form and other.startswith(opening) and other[len(opening):][:1].isalnum()
+    return [form for form in found if not any(cut(form, other) for other in found)]
+
 
 def _one_origin(found: list[str], task: str) -> list[str]:
     """"When was {} developed?", "... first released?", "... invented?": one date (held-out omh-154 asked each of
@@ -423,8 +433,11 @@ def _computed(computation: Computation, values: list[tuple[str, str]], unit: str
         return Computed(f"Leaving out {top}, I add {others}.", " + ".join(value for _, value in rest),
                         f"Together {others} come to {{result}}{unit}.")
     if operation == "gaps":  # each other thing's gap to the one named, added up (held-out omh-154, -159)
-        base = next(((name, value) for name, value in kept if name.lower() == word), None)
-        rest = [(name, value) for name, value in kept if name.lower() != word]
+        # or to the pick: "which came out first, and if you add up how many years after it each of the other four
+        # was published" (held-out omh-395)
+        picked = _group(computation.parts[0], kept, [])[1] if computation.parts else []
+        base = picked[0] if picked else next(((name, value) for name, value in kept if name.lower() == word), None)
+        rest = [(name, value) for name, value in kept if base and name != base[0]]
         if base is None or not rest:
             return None
         terms = [f"({max(value, base[1], key=Decimal)} - {min(value, base[1], key=Decimal)})" for _, value in rest]

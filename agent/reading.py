@@ -1036,8 +1036,8 @@ class Computation(NamedTuple):
     `other`, a listed thing, and their gap), "after_named" (the things whose value is above
     that of `other`, a listed thing: "still alive when he died"), "after_previous" (the gap between the `count`-th
     highest, or lowest, and the one ranked just before it), "from_pick" (the gap between the highest, or lowest, and
-    `other`, a thing beyond the list), "gaps" (the gaps between the listed thing `word` names and each of the
-    others, added up); of the values within
+    `other`, a thing beyond the list), "gaps" (the gaps between the listed thing `word` names, or its one part, a
+    pick, and each of the others, added up); of the values within
     [low, high] when the question sets bounds ("longer than 1,500 kilometres", "born 1801 to 1900")."""
     operation: str
     count: int = 0
@@ -1371,6 +1371,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
     one = _set_against_pick(rest, listed, task) if len(picks) == 1 else None
     if spans and (after_end := _after_its_end(rest, picks)):
         found = [*picks, after_end]
+    elif len(picks) == 1 and _EACH_OTHER.search(rest) and _SUM.search(rest) and _FROM_IT.search(rest):
+        found = [*picks, Computation("gaps", 0, True, parts=(picks[0],))]  # each other's gap to the pick, added up
     elif len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest) and not one:
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
     elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
@@ -1521,6 +1523,8 @@ def _the_others_picked(task: str, listed: list[str], owned: list[Computation]) -
 
 
 _EACH_OTHER = re.compile(r"\beach of the (?:other|remaining)\b", re.IGNORECASE)
+# the gaps to the pick: "if you add up how many years after it each of the other four was published" (omh-395)
+_FROM_IT = re.compile(r"\b(?:after|before|than|from|since|behind|ahead of)\s+(?:it|him|her|that one)\b", re.IGNORECASE)
 
 
 def _gaps_from(sentence: str, names: list[str]) -> Computation | None:

