@@ -567,6 +567,14 @@ def test_the_shortest_gap_between_one_and_the_next_in_order_is_found_and_compute
         "earliest, in 1516.")
 
 
+def _found_steps(form: str, found: dict[str, tuple[str, str, str]]) -> tuple[list[str], list[Step]]:
+    """Each thing's helper question (the form filled) and the step whose fact gives its (value, unit, quote)."""
+    questions = [form.format(thing) for thing in found]
+    return questions, [Step(index=n, action="research", action_input=question, observation="",
+                            facts=[Fact(subject=thing, value=value, unit=unit, page=thing, quote=quote, step=n)])
+                       for n, (question, (thing, (value, unit, quote))) in enumerate(zip(questions, found.items()))]
+
+
 def test_a_value_in_another_unit_is_read_in_the_others_unit_when_its_sentence_states_both():
     """Held-out omh-120: the Missouri's helper answered 3,767 km from "flows east and south for 2,341 mi (3,767 km)"
     among rivers in miles, and the longest river was left out of the pick."""
@@ -576,10 +584,7 @@ def test_a_value_in_another_unit_is_read_in_the_others_unit_when_its_sentence_st
               "Missouri": ("3,767", "km", "then flows east and south for 2,341 mi (3,767 km) before entering"),
               "Columbia": ("1,243", "miles", "The river is 1,243 miles long."),
               "Yamuna": ("4,500", "m", "It rises at a height of about 4,500 m.")}
-    questions = [f"How long is the {river}?" for river in rivers]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=r, value=v, unit=u, page=r, quote=quote, step=n)])
-             for n, (q, (r, (v, u, quote))) in enumerate(zip(questions, rivers.items()))]
+    questions, steps = _found_steps("How long is the {}?", rivers)
     values, unit, left_out = fanout_values(questions, steps, list(rivers))
     assert values == [("Mississippi", "2340"), ("Missouri", "2341"), ("Columbia", "1243")]
     assert unit == "mi" and left_out == " Left out, in another unit than mi: Yamuna."
@@ -598,10 +603,7 @@ def test_a_length_in_inches_beside_centimetres_is_read_in_centimetres():
     animals = {"Gila monster": ("22", "in", "It is a heavy reptile, up to 22 in (56 cm) long."),
                "Bustard": ("150", "cm", "They range in length from 40 to 150 cm."),
                "Pangolin": ("100", "cm", "These species range in size from 30 to 100 cm.")}
-    questions = [f"What is the maximum length of the {animal}?" for animal in animals]
-    steps = [Step(index=n, action="research", action_input=q, observation="",
-                  facts=[Fact(subject=a, value=v, unit=u, page=a, quote=quote, step=n)])
-             for n, (q, (a, (v, u, quote))) in enumerate(zip(questions, animals.items()))]
+    questions, steps = _found_steps("What is the maximum length of the {}?", animals)
     values, unit, left_out = fanout_values(questions, steps, list(animals))
     assert values == [("Gila monster", "56"), ("Bustard", "150"), ("Pangolin", "100")]
     assert unit == "cm" and not left_out
