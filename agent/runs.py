@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from agent.config import AgentConfig
-from agent.grounding import answer_from_facts, answer_is_not_the_question, answer_names_the_computed_pick
+from agent.grounding import (answer_from_facts, answer_is_not_the_page, answer_is_not_the_question,
+                             answer_names_the_computed_pick)
 from agent.loop import Agent
 from agent.prompts import HELPER_BRIEF, LEAD_BRIEF, memory_budget
 from agent.research import RESEARCH, refusing_tool, research_tool, with_research
@@ -20,6 +21,7 @@ from tools.base import ToolRegistry
 
 AttemptBuilder = Callable[[int, Sequence[str]], Agent]
 LEAD_CHECKS = (answer_from_facts, answer_names_the_computed_pick, answer_is_not_the_question)  # a lead's answer
+HELPER_CHECKS = (answer_is_not_the_page,)  # a helper's answer, beside the run's own checks
 
 
 def attempt_id(run_id: str, number: int) -> str:
@@ -76,8 +78,8 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
             "research": False, "plan": False, "reflect_retries": 0, "max_steps": config.research_max_steps,
             "actions": [name for name in tools.names if tools.get(name).reads_sources], "brief": HELPER_BRIEF,
             "max_wall_seconds": config.research_max_seconds,
-            "final_answer_checks": [c for c in config.final_answer_checks
-                                    if c not in LEAD_CHECKS]})
+            "final_answer_checks": [*(c for c in config.final_answer_checks if c not in LEAD_CHECKS),
+                                    *HELPER_CHECKS]})
         child_tools = with_research(tools, refusing_tool())
 
         def child(question: str, child_id: str, thing: str = "", aside: str = "", lead: str = "") -> Agent:

@@ -869,3 +869,58 @@ def test_a_helper_value_no_page_states_is_read_off_the_page():
     assert read_off("What is the land area of Kaohsiung?", answer, [read]) == ("Kaohsiung", sentence, "2,952 km2")
     # an answer that states its page's own value is kept as it is
     assert read_off("What is the land area of Kaohsiung?", "Kaohsiung covers 2,952 km2.", [read]) is None
+
+
+PASTED = ("Kanō Jigorō was a Japanese judoka, educator, politician, and the founder of judo. Judo was one of the "
+          "first Japanese martial arts to gain widespread international recognition, and the first to become an "
+          "official Olympic sport since 1964 and 1992.")
+
+
+def test_a_chain_is_split_by_code_and_each_helper_reads_the_page_of_what_it_asks_about(tools, store, tmp_path):
+    """Held-out omh-405, after code split its chain: the first helper searched "judo creator" (top title Judo) and
+    searched it again, never reading the page; the second, asked about Kanō Jigorō, did the same; both answered from
+    memory ("the Kanō ranking system"). Now a search naming its top title reads that page, and a later helper asked
+    about a name an earlier one found opens on that name's page (a helper's answer pasting the page goes back), and
+    code writes the answer from both."""
+    task = ("Who created the martial art of judo, and what ranking system, used to show the relative rank among "
+            "members of a martial-art style, is attributed to him?")
+    second = ("What ranking system, used to show the relative rank among members of a martial-art style, is "
+              "attributed to Kanō Jigorō?")
+    # its commas have the model read the list it may hold (none); no split call: code reads the chain
+    llm = Replay(["[]", step("Search.", "wikipedia_search", "judo creator"),
+                  step("Found.", "Final", "Judo was created by Kanō Jigorō."),
+                  step("Done.", "Final", PASTED), step("It says so.", "Final", "The introduction of dan ranking "
+                                                          "is attributed to Kanō Jigorō.")])
+    result = build_agent(task, llm, tools, store=store, strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, trace_dir=tmp_path)).run()
+    # code writes the Final answer from the two answers (held-out omh-410's lead wrote the question back, thrice)
+    assert result.stop_reason is StopReason.final_answer and result.answer == (
+        "Judo was created by Kanō Jigorō. The introduction of dan ranking is attributed to Kanō Jigorō.")
+    first, then, final = result.steps
+    assert final.injected == ["planned"] and len(llm.calls) == 5  # the list read and four helper steps
+    # the second helper's first answer pasted the page's intro, and went back (held-out omh-405's stood)
+    pasted = [record.step for record in store.step_records(then.findings.subrun)][1]
+    assert pasted.action_input == PASTED and "your answer copies the page" in pasted.observation
+    assert (first.action_input, then.action_input) == ("Who created the martial art of judo?", second)
+    searched, read = ([record.step for record in store.step_records(s.findings.subrun)][0] for s in (first, then))
+    assert searched.findings.page == "Judo" and "created in 1882 by Kanō Jigorō" in searched.observation
+    assert (read.action, read.action_input, read.injected) == ("wikipedia_summary", "Kanō Jigorō", ["planned"])
+    # both answers are sourced from the pages read, so both enter the ledger
+    assert [(fact.page, "unverified" in s.observation) for s in (first, then) for fact in s.facts] == [
+        ("Judo", False), ("Kanō Jigorō", False)]
+    assert "dan ranking" in then.facts[0].quote
+
+
+def test_a_helper_answer_copying_two_sentences_of_a_page_goes_back_and_one_quoted_sentence_stays():
+    from agent.grounding import answer_is_not_the_page
+    read = page_read("Kanō Jigorō", ["Kanō Jigorō  was a Japanese judoka, educator, politician, and the founder of "
+                                     "judo.", "Judo was one of the first Japanese martial arts to gain widespread "
+                                     "international recognition, and the first to become an official Olympic sport "
+                                     "since 1964 and 1992, as well as the Commonwealth Games sport in 1990."])
+    question = "What ranking system is attributed to Kanō Jigorō?"
+
+    def judged(answer: str) -> str | None:
+        return answer_is_not_the_page(FinalCandidate(answer=answer, task=question, today="2026-12-07", steps=[read]))
+    assert question in judged(PASTED)  # the second sentence cut short is copied all the same
+    assert judged("Kanō Jigorō was a Japanese judoka, educator, politician, and the founder of judo.") is None
+    assert judged("The dan ranking. Kanō Jigorō introduced it, the page says.") is None

@@ -1,0 +1,83 @@
+"""Chain questions read by code: one question, then another about its answer.
+
+"Who directed the film Tokyo Story, and in what year was he born?" and "In what year did the painter of the
+Arnolfini Portrait die?" each ask a first question ("Who directed the film Tokyo Story?", "Who was the painter of
+the Arnolfini Portrait?") and a later one whose words stand for its answer ("he", "this painter"). The lead asks
+the first, then the later with the name the first helper found in those words (`research.bridge`).
+
+Measured on fresh chain questions (held-out omh-403..410): left to the model, the split handed the whole chain to
+one helper (omh-408, with a Chinese word in it), asked the wrong thing of the second (omh-410: which lake the Dead
+Sea flows through, not its tributary), or cut the second question mid-word (omh-405).
+"""
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+
+class Chain(NamedTuple):
+    first: str   # the question asked first
+    then: str    # the later question, still with the words that stand for the first's answer
+    refers: str  # those words: "he", "it", "that river system", "this painter"
+
+
+# "Who ...", "which navigator ...", "what is the capital of ...": the first part asks for a name. Not a number, a
+# year or a date ("What year was the Eiffel Tower completed, and how tall is it?": "it" is the tower).
+_ASKS = re.compile(r"\b(?:who|whom|which|what)\b", re.IGNORECASE)
+_ASKS_NO_NAME = re.compile(r"\b(?:when|how|what (?:year|date|century|age))\b", re.IGNORECASE)
+_PERSON_WORDS = r"\b(?:he|she|him|her|his)\b"
+_THING_WORDS = r"\b(?:it|its)\b"
+_ASKS_AGAIN = re.compile(r"\b(?:who|whom|which|what|when|where|how)\b", re.IGNORECASE)
+_AND = re.compile(r",\s+and\s+")
+
+
+def chain_of(task: str) -> Chain | None:
+    """The chain the question asks, read by code; None for any other question (or one code cannot read so)."""
+    text = " ".join(task.split()).rstrip()
+    if not text.endswith("?") or text.count("?") > 1:
+        return None
+    return _and_then(text[:-1]) or _nested(text[:-1])
+
+
+def _and_then(text: str) -> Chain | None:
+    """"A, and B" where A asks for a name and B asks about it by "he", "it" or "that <a noun of A>"."""
+    for match in _AND.finditer(text):
+        first, then = text[:match.start()], text[match.end():]
+        asked = first.rsplit(". ", 1)[-1]
+        if not _ASKS.search(asked) or _ASKS_NO_NAME.search(asked) or not _ASKS_AGAIN.search(then):
+            continue
+        refers = _refers(asked, then)
+        if refers:
+            return Chain(f"{first}?", f"{then[0].upper()}{then[1:]}?", refers)
+    return None
+
+
+def _refers(first: str, then: str) -> str:
+    """The words of `then` that stand for the answer to `first`: "he" when the first asks who, "it" when it asks
+    which thing ("Who wrote Hamlet, and when was it first performed?": "it" is Hamlet, no chain), or "that" and
+    a noun the first asked for ("that river system")."""
+    for that in (re.search(rf"\bthat(?:\s+[a-z]+){{{count}}}\b", then) for count in (2, 1)):
+        if that and all(re.search(rf"\b{word}\b", first) for word in that.group(0).split()[1:]):
+            return that.group(0)
+    person = re.search(_PERSON_WORDS, then)
+    thing = re.search(_THING_WORDS, then)
+    if re.match(r"\s*who\b", first, re.IGNORECASE):
+        return person.group(0) if person else ""
+    return (thing or person).group(0) if thing or person else ""
+
+
+# "In what year did the painter of ... die", "Where was the author of ... buried", "In what year was the person
+# who established ... born": the role's holder is asked first
+_NESTED = re.compile(r"^(?P<head>(?:In (?:what|which) (?:year|city|country|place)|When|Where) (?:did|was|is))\s+"
+                     r"the\s+(?P<role>[a-z]+)\s+(?P<rel>of|who)\s+(?P<what>.+)\s+"
+                     r"(?P<verb>die|born|buried|married)$")
+_ROLE = re.compile(r"(?:er|or|ist|ian|ess|person|man|woman|wright)$")
+
+
+def _nested(text: str) -> Chain | None:
+    match = _NESTED.match(text)
+    if not match or not _ROLE.search(match["role"]):
+        return None
+    role, what = match["role"], match["what"]
+    first = f"Who was the {role} of {what}?" if match["rel"] == "of" else f"Who {what}?"
+    return Chain(first, f"{match['head']} this {role} {match['verb']}?", f"this {role}")
