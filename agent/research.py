@@ -670,7 +670,7 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
                 else [once(lambda: compute_call(split, steps)), once(lambda: split_final(split, steps, task))])
     # a chain's later question names what the one before found by a pronoun ("In what year did this navigator
     # die?"): asked when its turn comes, with the name the first helper's answer gives
-    refers = re.compile(rf"\b{re.escape(split.refers)}\b") if split.refers else _REFERS_BACK
+    refers = re.compile(rf"\b{re.escape(split.refers)}\b", re.IGNORECASE) if split.refers else _REFERS_BACK
     bridged = {question: once(lambda question=question: bridge(split.questions[0], question, steps, refers))
                for question in split.questions[1:2] if not names and refers.search(question)}
     return [*(bridged.get(question) or (OPENING_THOUGHT, RESEARCH, question) for question in split.questions

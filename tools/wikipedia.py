@@ -91,7 +91,15 @@ def _stand_in(title: str, similar: list[str]) -> str | None:
     # helper's opening reads Tevatron, agent/openings.py); a name all in lower case may hold one ("tiles in a
     # typical mahjong set": Mahjong)
     kind = held and title[held.start():held.end()].islower() and not title.islower()
-    return top if held and not kind else None
+    return top if held and not kind and not _within_a_name(title, held) else None
+
+
+def _within_a_name(title: str, held: re.Match) -> bool:
+    """Whether the one word held sits inside a longer name, beside another capitalised word: "The Narrow Road to the
+    Deep North" is no Road (held-out omh-425's helper read the page on roads for Bashō's travel diary)."""
+    beside = [*title[:held.start()].split()[-1:], *title[held.end():].split()[:1]]
+    return " " not in held.group(0).strip() and any(word[:1].isupper() and not word.endswith(("'s", "’s"))
+                                                    for word in beside)
 
 
 def _names_title(query: str, title: str) -> bool:
