@@ -32,7 +32,7 @@ from core.support import key_words, names, unsupported_names
 from tools.base import ToolError, tool_arguments
 from tools.clock import date_diff, date_diff_ends, is_today, reads_as_date
 
-__all__ = ["names", "key_words", "names_are_grounded", "every_part_answered", "question_parts", "CHECKS",
+__all__ = ["names", "key_words", "names_are_grounded", "asked_names_are_grounded", "every_part_answered", "question_parts", "CHECKS",
            "date_diff_needs_two_dates", "refusal", "no_answer"]
 
 def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> FinalAccepted | FinalSentBack:
@@ -105,6 +105,19 @@ def names_are_grounded(candidate: FinalCandidate) -> str | None:
     return (f"Check before finishing: your answer names {', '.join(unsupported)}, but no Observation about this "
             "question mentions them. Look it up (wikipedia_search with the question's words, then the page), or "
             "say what the Observations do show; if it is right as it is, repeat the same Final answer.")
+
+
+def asked_names_are_grounded(candidate: FinalCandidate) -> str | None:
+    """`names_are_grounded` for a question that asks who or which (its last sentence), not a number: a helper's
+    answer to "Who was that third co-founder?" that names someone no page it read mentions goes back (held-out
+    omh-433's helper read only a search's titles and answered Dorothy Hodgkin for Svante Arrhenius)."""
+    asked = re.split(r"(?<=[.!?])\s+", candidate.task.strip())[-1]
+    if not _ASKS_NAME.match(asked) or _ASKS_NUMBER.search(asked):
+        return None
+    return names_are_grounded(candidate)
+
+
+_ASKS_NAME = re.compile(r"\s*(?:who|whom|which|what)\b", re.IGNORECASE)
 
 
 def question_parts(task: str) -> list[str]:

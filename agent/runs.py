@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from agent.checks import asked_names_are_grounded
 from agent.config import AgentConfig
 from agent.grounding import (answer_from_facts, answer_is_not_the_page, answer_is_not_the_question,
                              answer_names_the_computed_pick)
@@ -21,7 +22,8 @@ from tools.base import ToolRegistry
 
 AttemptBuilder = Callable[[int, Sequence[str]], Agent]
 LEAD_CHECKS = (answer_from_facts, answer_names_the_computed_pick, answer_is_not_the_question)  # a lead's answer
-HELPER_CHECKS = (answer_is_not_the_page,)  # a helper's answer, beside the run's own checks
+# a helper's answer, beside the run's own checks: not the page pasted, and asked who, no name no page it read gives
+HELPER_CHECKS = (answer_is_not_the_page, asked_names_are_grounded)
 
 
 def attempt_id(run_id: str, number: int) -> str:
@@ -79,7 +81,7 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
             "actions": [name for name in tools.names if tools.get(name).reads_sources], "brief": HELPER_BRIEF,
             "max_wall_seconds": config.research_max_seconds,
             "final_answer_checks": [*(c for c in config.final_answer_checks if c not in LEAD_CHECKS),
-                                    *HELPER_CHECKS]})
+                                    *(c for c in HELPER_CHECKS if c not in config.final_answer_checks)]})
         child_tools = with_research(tools, refusing_tool())
 
         def child(question: str, child_id: str, thing: str = "", aside: str = "", lead: str = "") -> Agent:

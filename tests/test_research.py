@@ -924,3 +924,24 @@ def test_a_helper_answer_copying_two_sentences_of_a_page_goes_back_and_one_quote
     assert question in judged(PASTED)  # the second sentence cut short is copied all the same
     assert judged("Kanō Jigorō was a Japanese judoka, educator, politician, and the founder of judo.") is None
     assert judged("The dan ranking. Kanō Jigorō introduced it, the page says.") is None
+
+
+def test_a_helper_asked_who_that_names_someone_no_page_gave_goes_back_and_a_number_question_is_not_checked():
+    """Held-out omh-433: asked "... Who was that third co-founder?", the helper read only a search's titles and
+    answered Dorothy Hodgkin; the chain then asked her Nobel year. A helper's answer to a question asking who or which
+    must name someone a page it read mentions (helpers' own checks: agent/runs.py)."""
+    from agent.checks import asked_names_are_grounded
+    from agent.runs import HELPER_CHECKS
+    assert asked_names_are_grounded in HELPER_CHECKS
+    question = ("Van 't Hoff founded the Zeitschrift für physikalische Chemie together with Wilhelm Ostwald and one "
+                "other scientist. Who was that third co-founder?")
+    searched = Step(index=0, action="wikipedia_search", action_input="Zeitschrift für physikalische Chemie founders",
+                    observation="Wikipedia pages matching ... :\n1. Jacobus Henricus van 't Hoff\n2. Wilhelm Ostwald\n"
+                                "3. Svante Arrhenius", findings=Findings(status=ToolStatus.listed))
+
+    def judged(answer: str, task: str = question) -> str | None:
+        return asked_names_are_grounded(FinalCandidate(answer=answer, task=task, today="2026-12-07",
+                                                       steps=[searched]))
+    assert "Dorothy Hodgkin" in judged("Dorothy Hodgkin was the third co-founder.")
+    assert judged("Svante Arrhenius was the third co-founder.") is None
+    assert judged("Dorothy Hodgkin, 1964.", "In which year did she win the Nobel Prize?") is None  # asks a number
