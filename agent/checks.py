@@ -32,7 +32,8 @@ from core.support import key_words, names, unsupported_names
 from tools.base import ToolError, tool_arguments
 from tools.clock import date_diff, date_diff_ends, is_today, reads_as_date
 
-__all__ = ["names", "key_words", "names_are_grounded", "asked_names_are_grounded", "every_part_answered", "question_parts", "CHECKS",
+__all__ = ["names", "key_words", "names_are_grounded", "asked_names_are_grounded", "every_part_answered",
+           "question_parts", "CHECKS",
            "date_diff_needs_two_dates", "refusal", "no_answer"]
 
 def judge_final(checks, candidate: FinalCandidate, may_send_back: bool) -> FinalAccepted | FinalSentBack:
