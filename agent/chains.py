@@ -1,8 +1,9 @@
 """Chain questions read by code: one question, then another about its answer.
 
-"Who directed the film Tokyo Story, and in what year was he born?" and "In what year did the painter of the
-Arnolfini Portrait die?" each ask a first question ("Who directed the film Tokyo Story?", "Who was the painter of
-the Arnolfini Portrait?") and a later one whose words stand for its answer ("he", "this painter"). The lead asks
+"Who directed the film Tokyo Story, and in what year was he born?", "In what year did the painter of the Arnolfini
+Portrait die?" and "The Lorentz transformations are named after a Dutch physicist. Who did he share his Nobel Prize
+with?" each ask a first question ("Who directed the film Tokyo Story?", "Who was the painter of the Arnolfini
+Portrait?", "... Who is he?") and a later one whose words stand for its answer ("he", "this painter"). The lead asks
 the first, then the later with the name the first helper found in those words (`research.bridge`).
 
 Measured on fresh chain questions (held-out omh-403..410): left to the model, the split handed the whole chain to
@@ -83,7 +84,8 @@ def _named_again(article: str, first: str, then: str) -> str:
 
 
 # "... named after a Dutch physicist", "... built by an engineer who ...", "Nefertiti's husband took ..."
-_SOMEONE = re.compile(r"\b(?:an?\s+(?:[\w-]+\s+){0,4}?[a-z]+(?:er|or|ist|ian|ess|person|man|woman|wright)|'s\s+"
+_ROLE_END = r"(?:er|or|ist|ian|ess|person|man|woman|wright)"  # a painter, a physicist, a mathematician
+_SOMEONE = re.compile(rf"\b(?:an?\s+(?:[\w-]+\s+){{0,4}}?[a-z]+{_ROLE_END}|'s\s+"
                       r"(?:husband|wife|son|daughter|father|mother|brother|sister|uncle|aunt|teacher|pupil|student|"
                       r"successor|predecessor|heir))\b")
 
@@ -105,7 +107,7 @@ def _described(text: str) -> Chain | None:
 _NESTED = re.compile(r"^(?P<head>(?:In (?:what|which) (?:year|city|country|place)|When|Where) (?:did|was|is))\s+"
                      r"the\s+(?P<role>[a-z]+)\s+(?P<rel>of|who)\s+(?P<what>.+)\s+"
                      r"(?P<verb>die|born|buried|married)$")
-_ROLE = re.compile(r"(?:er|or|ist|ian|ess|person|man|woman|wright)$")
+_ROLE = re.compile(rf"{_ROLE_END}$")
 
 
 def _nested(text: str) -> Chain | None:
