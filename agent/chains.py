@@ -28,7 +28,7 @@ _ASKS = re.compile(r"\b(?:who|whom|which|what)\b", re.IGNORECASE)
 _ASKS_NO_NAME = re.compile(r"\b(?:when|how|what (?:year|date|century|age))\b", re.IGNORECASE)
 _PERSON_WORDS = r"\b(?:he|she|him|her|his)\b"
 _THING_WORDS = r"\b(?:it|its)\b"
-_ASKS_AGAIN = re.compile(r"\b(?:who|whom|which|what|when|where|how)\b", re.IGNORECASE)
+_ASKS_AGAIN = re.compile(r"\b(?:who|whom|whose|which|what|when|where|how)\b", re.IGNORECASE)
 _AND = re.compile(r",\s+and\s+")
 
 

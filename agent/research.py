@@ -143,19 +143,21 @@ def report(question: str, result: RunResult) -> str:
         findings = Findings(status=ToolStatus.no_match, subrun=result.run_id, usage=usage)
     else:
         page, sentence = source(answer, result.steps, question)
-        answer = clip(answer, ANSWER_MAX_CHARS, marker=" ...", at="space")  # a helper that pasted the page
+        answer = said = clip(answer, ANSWER_MAX_CHARS, marker=" ...", at="space")  # a helper that pasted the page
         read = (read_off(question, answer, result.steps) or read_count(question, answer, result.steps)
                 or read_year(question, answer, result.steps))
+        value = ""
         if read:
             page, sentence, value = read
-            answer = f"{value} (the helper answered: {answer})"
+            answer = f"{value} (the helper answered: {said})"
+        kept = {"value": value, "said": said if value else ""}
         if sentence:
             text = f"Answer: {answer}\nSource: {page}: \"{sentence}\""
             findings = Findings(status=ToolStatus.found, pages=[page], sentences=[sentence], answer=answer,
-                                subrun=result.run_id, usage=usage)
+                                subrun=result.run_id, usage=usage, **kept)
         else:
             text = f"Answer (unverified: no page the helper read states it): {answer}"
-            findings = Findings(status=ToolStatus.found, answer=answer, subrun=result.run_id, usage=usage)
+            findings = Findings(status=ToolStatus.found, answer=answer, subrun=result.run_id, usage=usage, **kept)
     made = _Report(text, findings)
     made.child_steps = list(result.steps)
     return made
@@ -681,24 +683,19 @@ def chain_final(split: Split, steps: list[Step]) -> tuple[str, str, str] | None:
     """A chain's Final answer, written by code once both its helpers have answered: their two answers, in turn.
     Measured on held-out omh-410 (code's chain split): given "the Jordan River" and "flows through the Sea of
     Galilee", the 1.5B lead wrote the question back as its answer three times and the run was forced."""
-    answers = [step.findings.answer for step in steps if step.action == RESEARCH and step.findings
-               and step.findings.answer]
-    if len(answers) < len(split.questions):
+    answered = [step.findings for step in steps if step.action == RESEARCH and step.findings
+                and step.findings.answer]
+    if len(answered) < len(split.questions):
         return None
-    return FINAL_THOUGHT, FINAL_ACTION, " ".join(map(_as_said, answers))
+    return FINAL_THOUGHT, FINAL_ACTION, " ".join(map(_as_said, answered))
 
 
-def _as_said(answer: str) -> str:
+def _as_said(findings: Findings) -> str:
     """A helper's answer as a sentence of the Final answer: as the helper said it, with the value code read off
     the page where it said another."""
-    read = _READ_OFF.match(answer)
-    said = answer if not read else read["said"] if read["value"] in read["said"] else (
-        f"{read['said'].strip().rstrip('.')} ({read['value']})")
-    return said.strip() if said.strip().endswith(".") else f"{said.strip()}."
-
-
-# "1964 (the helper answered: Rachel Carson died in 1964.)": what `report` writes of a value code read off a page
-_READ_OFF = re.compile(r"^(?P<value>.+?) \(the helper answered: (?P<said>.*)\)$", re.DOTALL)
+    value, said = findings.value, findings.said.strip()
+    said = findings.answer.strip() if not value else said if value in said else f"{said.rstrip('.')} ({value})"
+    return said if said.endswith(".") else f"{said}."
 
 
 # "this navigator", "this atmospheric phenomenon", "he": what a chain's earlier question found (held-out omh-402's
@@ -712,13 +709,16 @@ _REFERS_BACK = re.compile(r"\b(?i:this)(?:\s+[a-z]+){1,2}?(?=\s+(?:die|died|was|
 def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _REFERS_BACK
            ) -> tuple[str, str, str] | None:
     """The chain's later question with what it refers back to (`refers`) replaced by the first name the first
-    helper's answer gives that the first question does not; as it is when the answer names none; None before that
+    helper's answer gives that neither question does; as it is when the answer names none; None before that
     answer."""
     answered = next((step for step in steps if step.action == RESEARCH and step.action_input == first), None)
     if answered is None:
         return None
     answer = answered.findings.answer if answered.findings and answered.findings.answer else answered.observation
-    found = next((name for name in names(answer) if name.lower().removeprefix("the ") not in first.lower()), "")
+    # not a name the later question gives itself: "What strait connects that sea to the Black Sea?" bridged with the
+    # Black Sea asked what connects the Black Sea to the Black Sea (held-out omh-442)
+    found = next((name for name in names(answer) if not any(
+        name.lower().removeprefix("the ") in asked.lower() for asked in (first, question))), "")
     if not found:
         return OPENING_THOUGHT, RESEARCH, question
     said = refers.sub(lambda match: f"{found}'s" if match.group(0).lower() in ("his", "its") else found, question,

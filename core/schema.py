@@ -101,6 +101,8 @@ class Findings(BaseModel):
     sentences: list[str] = Field(default_factory=list)  # the sentences a lookup returned
     description: str = ""                                # the page's short description (a found page)
     answer: str = ""      # a sub-agent's short answer (the research tool), which `sentences` states
+    value: str = ""       # the value code read off the page in place of the sub-agent's answer ("" if none)
+    said: str = ""        # the sub-agent's own words, kept beside `value` (they state another value or none)
     subrun: str = ""      # the run id of the sub-agent that found it
     usage: Usage | None = None  # the model calls the tool made itself (a sub-agent's), counted in the run's usage
 

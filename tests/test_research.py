@@ -616,6 +616,9 @@ def test_a_spans_start_or_end_without_a_year_is_read_off_the_range_its_page_stat
     result = lead(llm, tools, store, tmp_path).run()
     assert [(f.value, f.page) for s in result.steps[:2] for f in s.facts] == [("117", "Hadrian"), ("138", "Hadrian")]
     assert "the helper answered" in result.steps[0].observation
+    # the value read off and the helper's own words are kept as fields, for code that writes them (`chain_final`)
+    assert [(s.findings.value, s.findings.said) for s in result.steps[:2]] == [
+        ("117", "Hadrian was born in Italica, in the present-day Andalusian province."), ("138", "He died in office.")]
 
 
 def test_date_diff_over_two_fact_rows_runs_on_their_years_not_refused_as_one_date(tools, store, tmp_path):
@@ -924,6 +927,27 @@ def test_a_helper_answer_copying_two_sentences_of_a_page_goes_back_and_one_quote
     assert question in judged(PASTED)  # the second sentence cut short is copied all the same
     assert judged("Kanō Jigorō was a Japanese judoka, educator, politician, and the founder of judo.") is None
     assert judged("The dan ranking. Kanō Jigorō introduced it, the page says.") is None
+
+
+def test_a_helper_asked_into_which_sea_that_names_one_only_its_own_lookup_echoed_goes_back():
+    """Held-out omh-442: asked "into which sea does the Don river empty?", the helper looked up its own answer as a
+    keyword (the tool's not-found message echoed "the Black Sea"), read the Don's page, which says the Sea of Azov,
+    and answered the Black Sea, unverified; the chain then asked what connects the Black Sea to the Black Sea."""
+    from agent.checks import asked_names_are_grounded
+    question = "into which sea does the Don river empty?"
+    echoed = Step(index=0, action="wikipedia_lookup", action_input='{"title": "Don River", "text": "The Don River '
+                  'empties into the Black Sea."}', observation='"The Don River empties into the Black Sea." does not '
+                  'appear in the Wikipedia page "Don (river)". Try a shorter or different keyword.',
+                  findings=Findings(status=ToolStatus.not_on_page, pages=["Don (river)"]))
+    read = page_read("Don (river)", ["The Don is the fifth-longest river in Europe.", "Flowing from Central Russia "
+                                     "to the Sea of Azov in Southern Russia, it is one of Russia's largest rivers."])
+
+    def judged(answer: str, task: str = question) -> str | None:
+        return asked_names_are_grounded(FinalCandidate(answer=answer, task=task, today="2026-12-07",
+                                                       steps=[echoed, read]))
+    assert "Black Sea" in judged("The Don River empties into the Black Sea.")
+    assert judged("The Don River empties into the Sea of Azov.") is None
+    assert judged("The Don River empties into the Black Sea.", "In which year was the Don first mapped?") is None
 
 
 def test_a_helper_asked_who_that_names_someone_no_page_gave_goes_back_and_a_number_question_is_not_checked():
