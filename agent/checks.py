@@ -29,6 +29,7 @@ from agent.outcomes import (
 )
 from core.llm import LLMError, Message
 from core.support import key_words, names, unsupported_names
+from core.text import SENTENCE_BREAK
 from tools.base import ToolError, tool_arguments
 from tools.clock import date_diff, date_diff_ends, is_today, reads_as_date
 
@@ -112,7 +113,7 @@ def asked_names_are_grounded(candidate: FinalCandidate) -> str | None:
     """`names_are_grounded` for a question that asks who or which (its last sentence), not a number: a helper's
     answer to "Who was that third co-founder?" that names someone no page it read mentions goes back (held-out
     omh-433's helper read only a search's titles and answered Dorothy Hodgkin for Svante Arrhenius)."""
-    asked = re.split(r"(?<=[.!?])\s+", candidate.task.strip())[-1]
+    asked = SENTENCE_BREAK.split(candidate.task.strip())[-1]
     if not _ASKS_NAME.match(asked) or _ASKS_NUMBER.search(asked):
         return None
     return names_are_grounded(candidate)

@@ -12,6 +12,7 @@ import re
 from agent.reading import listed_names
 from core.schema import StepOutcome
 from core.support import backing_text, numbers, ungrounded_numbers
+from core.text import SENTENCE_BREAK
 from memory.ledger import ledger
 
 
@@ -103,7 +104,7 @@ def answer_is_not_the_page(candidate) -> str | None:
     not the fact asked (held-out omh-405's helper, asked what ranking system is attributed to Kanō Jigorō, answered
     with his page's intro, cut before the sentence that says "dan ranking")."""
     read = [" ".join(step.observation.split()) for step in candidate.steps if not step.is_final and step.findings]
-    sentences = [sentence for sentence in _SENTENCE_END.split(" ".join(candidate.answer.split()))
+    sentences = [sentence for sentence in SENTENCE_BREAK.split(" ".join(candidate.answer.split()))
                  if len(sentence.split()) >= PASTED_WORDS]
     if sum(any(sentence.rstrip(".!?") in page for page in read) for sentence in sentences) < 2:  # or cut short
         return None
@@ -112,7 +113,6 @@ def answer_is_not_the_page(candidate) -> str | None:
 
 
 PASTED_WORDS = 5  # a sentence this long found word for word in a page was copied from it
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _words(text: str) -> set[str]:

@@ -30,12 +30,10 @@ from agent.reading import (aside_of, compares, computations, end_form, listed_na
                            settled_list, start_form, stated_counts, two_forms, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
-from core.text import clip
+from core.text import PAGE_SENTENCE_BREAK, clip
 from core.units import asked_units, away_numbers, counted_noun, first_of, quantities, unit_kind
 from memory.ledger import ASKS_WHEN
 from tools.base import Tool, ToolCall, ToolRegistry
-
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 
 # The prompt's description of the tool (its first line is what the tool list shows): the same for parent and child.
 DESCRIPTION = ("Ask a helper ONE simple question about ONE thing (input: the question, e.g. How long is the "
@@ -186,7 +184,7 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
     # is 620, which is an opera ... premiered on 30 September 1791" is sourced where 620 is stated (held-out omh-334
     # took the premiere's sentence, and 1791 for the Köchel number)
     # (its first sentence only: an answer that is the page pasted whole opens with none of its own)
-    opening = _SENTENCE.split(answer.strip(), maxsplit=1)[0]
+    opening = PAGE_SENTENCE_BREAK.split(answer.strip(), maxsplit=1)[0]
     first = next((number for number in numbers(opening, single_digits=True) if number in wanted_numbers), None)
     best, best_score = ("", ""), (0, 0, 0, 0)
     for page, sentence in page_sentences(steps):
@@ -212,7 +210,7 @@ def page_sentences(steps: list[Step]) -> list[tuple[str, str]]:
     not appear in the page' was taken as the source of that answer)."""
     return [(step.findings.page, " ".join(sentence.split())) for step in steps
             if step.findings and step.findings.status is ToolStatus.found and step.findings.page
-            for sentence in (step.findings.sentences or _SENTENCE.split(step.observation))]
+            for sentence in (step.findings.sentences or PAGE_SENTENCE_BREAK.split(step.observation))]
 
 
 # words many page titles share: "Krishna River" is not about the Godavari River, "Lake Superior" not Lake Victoria

@@ -9,8 +9,14 @@ default: the model's prompts hold these bytes, and its greedy path changes with 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Literal
+
+# Where a sentence ends: ".", "!" or "?" and a space. In a page's text, only before what opens a sentence (a capital,
+# a digit, a quote or a bracket), so "e.g. the" and "approx. three" stay whole.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+PAGE_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“(])")
 
 Cut = Literal["char", "space", "sentence"]
 _CUTS = ("char", "space", "sentence")

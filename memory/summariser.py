@@ -14,6 +14,7 @@ from typing import Sequence
 
 from core.llm import Message
 from core.schema import Step, StepOutcome
+from core.text import SENTENCE_BREAK
 from core.untrusted import neutralise, quoted_line
 from memory.base import render_steps
 from memory.tokens import TokenCounter, truncate_to_tokens
@@ -107,7 +108,6 @@ class Summariser:
 
 # A quantity or a rank: "1,006 kilometres", "the 171st-longest" (its digits; a rank is a fact a question may ask)
 _NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?:st|nd|rd|th)?(?![\w])")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 CARRIED_PER_STEP = 3
 # their observations are ours, not a tool's
 _NOT_OBSERVED = (StepOutcome.parse_error, StepOutcome.repeat_warning, StepOutcome.tool_refused, StepOutcome.reply_cut)
@@ -132,7 +132,7 @@ def unsaved_facts(summary_text: str, steps: Sequence[Step], per_step: int = CARR
         page = page_of(step)
         source = f"{quoted_line(page, 60)}: " if page else ""
         lines = []
-        for sentence in _SENTENCE.split(step.observation):
+        for sentence in SENTENCE_BREAK.split(step.observation):
             new = [n for n in dict.fromkeys(numbers_in(sentence)) if n not in known]  # "2 parts" is no fact
             if new:
                 known |= set(new)
@@ -186,7 +186,7 @@ def extractive_summary(previous: str, steps: Sequence[Step]) -> str:
     lines = [previous.strip()] if previous.strip() else ["Facts:"]
     for step in steps:
         if step.observation and not step.is_final and step.outcome not in _NOT_OBSERVED:
-            sentences = _SENTENCE.split(step.observation.strip())
+            sentences = SENTENCE_BREAK.split(step.observation.strip())
             fact = next((s for s in sentences if numbers_in(s)), sentences[0])  # a sentence with a number first
             lines.append(f"- {step.action} {quoted_line(step.action_input, 60)}: {quoted_line(fact, CARRIED_CHARS)} "
                          f"(step {step.index})")

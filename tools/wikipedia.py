@@ -9,7 +9,7 @@ import re
 from typing import Any, Callable, NamedTuple, TypeVar
 
 from core.schema import Findings, Observed, ToolStatus
-from core.text import clip
+from core.text import PAGE_SENTENCE_BREAK, clip
 from tools.base import Tool, ToolError
 from tools.wiki_base import Disambiguation, PageMissing, WikiBackend, WikiPage, WikiUnavailable
 
@@ -23,7 +23,6 @@ CUT_MARK = " [...]"  # after a cut summary or sentence; wikipedia_fact takes it 
 
 T = TypeVar("T")
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
 _HEADING = re.compile(r"^\s*(=+)\s*(.*?)\s*\1\s*$")
 
 
@@ -48,7 +47,7 @@ def sentences_with_sections(content: str) -> list[tuple[str, str]]:
         if heading:
             section = heading.group(2)
             continue
-        for sentence in _SENTENCE_END.split(line.strip()):
+        for sentence in PAGE_SENTENCE_BREAK.split(line.strip()):
             if sentence.strip():
                 result.append((section, sentence.strip()))
     return result
