@@ -42,6 +42,9 @@ HELPER = "I hand this part of the question to a helper."
     ("The Göktürks rose under the leadership of one man and his sons. Who was that man, and whose eldest son was he?",
      Chain("The Göktürks rose under the leadership of one man and his sons. Who was that man?", "Whose eldest son "
            "was he?", "he")),
+    # "and" with no comma, before a question word (held-out omh-458: the model's split lost the name)
+    ("who directed the 1975 soviet film mirror and what year was he born?",
+     Chain("Who directed the 1975 soviet film mirror?", "What year was he born?", "he")),
     # two commas about one name (held-out omh-428)
     ("Hürrem Sultan, also called Roxelana, was the legal wife of an Ottoman sultan - which one, and from what year "
      "to what year did he reign?",
@@ -56,6 +59,16 @@ HELPER = "I hand this part of the question to a helper."
            "this person")),
     ("Where was the author of On the Origin of Species buried?",
      Chain("Who was the author of On the Origin of Species?", "Where was this author buried?", "this author")),
+    # a count asked of the role's holder (held-out omh-454: the model's split cut each question at "(1?")
+    ("How many musicals has the man who wrote the music for the 1986 stage musical The Phantom of the Opera "
+     "composed?",
+     Chain("Who wrote the music for the 1986 stage musical The Phantom of the Opera?", "How many musicals has this "
+           "man composed?", "this man")),
+    # "the physicist who ..." describes someone (held-out omh-455)
+    ("Bosons get their name from the physicist who pioneered the statistics they obey. Which high civilian award "
+     "did the Government of India give him, and in what year?",
+     Chain("Bosons get their name from the physicist who pioneered the statistics they obey. Who is he?", "Which "
+           "high civilian award did the Government of India give him, and in what year?", "him")),
     # someone described, not named, then asked about (held-out omh-411 and -412: the model's split asked the wrong
     # person, and the lead restated the question)
     ("The Lorentz transformations are named after a Dutch physicist. Who did he share his Nobel Prize with, and in "
@@ -77,6 +90,10 @@ def test_a_chain_question_is_read_into_its_first_question_and_the_words_standing
     "Who directed Tokyo Story, and who directed Rashomon?",  # two questions, neither about the other's answer
     "In what year did the capital of Brazil move?",  # no one's role
     "Galileo was born in Pisa. In what year did he die?",  # named, not described
+    "Who wrote Hamlet and Macbeth?",  # "and" before no question word
+    # a role's holder in a question of two clauses is not one nested question (held-out omh-457)
+    "In what year was the author of the 1942 novella The Stranger awarded the Nobel Prize in Literature, and how old "
+    "was he then?",
     # a list code does not read: a fan-out question (held-out omh-268)
     "Heavyweights of the animal world: the polar bear, the dromedary camel, the black caiman and the leopard. Which "
     "animal is the heaviest, and by how many kilograms does it outweigh the runner-up?",
