@@ -80,10 +80,20 @@ def _refers(first: str, then: str) -> str:
 
 def _named_again(article: str, first: str, then: str) -> str:
     """`article` and one or two words the first question has, in `then` ("that river system", "the uncle")."""
-    for named in (re.search(rf"\b{article}(?:\s+[a-z]+){{{count}}}\b", then) for count in (2, 1)):
-        if named and all(re.search(rf"\b{word}\b", first) for word in named.group(0).split()[1:]):
-            return named.group(0)
+    for count in (2, 1):  # every such run, not the first only: "the two novels that the director also made"
+        for named in re.finditer(rf"\b{article}(?:\s+[a-z]+){{{count}}}\b", then):
+            if all(re.search(rf"\b{word}\b", first) for word in named.group(0).split()[1:]):
+                return named.group(0)
     return ""
+
+
+def role_named_again(first: str, then: str) -> str:
+    """"the director" in a later question when the first asks who the director is: the model's split of held-out
+    omh-456 asked "What are the two novels that the director also made film versions of?", and its helper answered
+    about Fellini."""
+    named = _named_again("the", first, then)
+    return named if named and re.search(rf"{_ROLE_END}$", named) and re.match(r"\s*who\b", first, re.IGNORECASE) \
+        else ""
 
 
 # "... named after a Dutch physicist", "... built by an engineer who ...", "Nefertiti's husband took ..."

@@ -22,7 +22,7 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from agent.chains import chain_of
+from agent.chains import chain_of, role_named_again
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
@@ -670,7 +670,8 @@ def opening(split: Split, steps: list[Step], task: str = "") -> list:
                 else [once(lambda: compute_call(split, steps)), once(lambda: split_final(split, steps, task))])
     # a chain's later question names what the one before found by a pronoun ("In what year did this navigator
     # die?"): asked when its turn comes, with the name the first helper's answer gives
-    refers = re.compile(rf"\b{re.escape(split.refers)}\b", re.IGNORECASE) if split.refers else _REFERS_BACK
+    said_back = split.refers or (role_named_again(*split.questions[:2]) if len(split.questions) > 1 else "")
+    refers = re.compile(rf"\b{re.escape(said_back)}\b", re.IGNORECASE) if said_back else _REFERS_BACK
     bridged = {question: once(lambda question=question: bridge(split.questions[0], question, steps, refers))
                for question in split.questions[1:2] if not names and refers.search(question)}
     return [*(bridged.get(question) or (OPENING_THOUGHT, RESEARCH, question) for question in split.questions
