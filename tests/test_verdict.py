@@ -161,6 +161,10 @@ def test_right_answers_score_right(qid, prediction):
     ("When were they born?", [{"Tesla": 1856, "Edison": 1847}], "Tesla was born in 1856.", {}, False),
     ("Was the Nile or the Amazon longer?", ["Nile"], "The Nile or the Amazon.", {}, False),   # options derived
     ("Was the Nile or the Amazon longer?", ["Nile"], "The Nile is longer.", {}, True),
+    # a decade is said as one, not as a number in another sense (held-out omh-472)
+    ("Until which decade of his life?", ["twenties", "20s"], "He mastered English in the early 20th century.", {},
+     False),
+    ("Until which decade of his life?", ["twenties", "20s"], "Not until his 20s.", {}, True),
 ])
 def test_other_shapes(question, answers, prediction, kwargs, correct):
     assert judge_answer(question, answers, prediction, **kwargs).correct is correct
