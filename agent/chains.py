@@ -44,6 +44,11 @@ def chain_of(task: str) -> Chain | None:
     return chain if chain and not _listing(chain.first) else None
 
 
+def _asked(text: str) -> str:
+    """A part of the question as a question of its own: capitalised, with its question mark."""
+    return f"{text[0].upper()}{text[1:]}?"
+
+
 def _listing(first: str) -> bool:
     """Whether a first question holds a list: it is a fan-out question's, whose list code does not read ("the polar
     bear, the dromedary camel, ...: which is the heaviest?"). Three commas, or two and a colon: not two about one
@@ -61,7 +66,7 @@ def _and_then(text: str) -> Chain | None:
             continue
         refers = _refers(asked, then)
         if refers:
-            return Chain(f"{first[0].upper()}{first[1:]}?", f"{then[0].upper()}{then[1:]}?", refers)
+            return Chain(_asked(first), _asked(then), refers)
     return None
 
 
@@ -124,11 +129,11 @@ def _described(text: str) -> Chain | None:
         # company owns that exchange?" (held-out omh-462's split asked the ticker, then AT&T's owner)
         that = re.search(r"\bthat\s+([a-z]+)\b", asked)
         if that and re.search(rf"\ban?\s+(?:[\w-]+\s+){{0,3}}?{that.group(1)}\b", told, re.IGNORECASE):
-            return Chain(f"{told}. Which {that.group(1)} is it?", f"{asked[0].upper()}{asked[1:]}?", that.group(0))
+            return Chain(f"{told}. Which {that.group(1)} is it?", _asked(asked), that.group(0))
     if not told or not person or not _ASKS_AGAIN.search(asked) or not _SOMEONE.search(told):
         return None
     pronoun = "she" if person.group(0).lower() in ("she", "her") else "he"
-    return Chain(f"{told}. Who is {pronoun}?", f"{asked[0].upper()}{asked[1:]}?", person.group(0))
+    return Chain(f"{told}. Who is {pronoun}?", _asked(asked), person.group(0))
 
 
 # "In what year did the painter of ... die", "Where was the author of ... buried", "In what year was the person

@@ -611,7 +611,7 @@ def fanout_values(questions: list[str], steps: list[Step], names: list[str], of:
             # the range's top or bottom ("between 45 and 75 °C": 75 at the top); a single value is both
             low, high, unit = ends
             found_values.append((thing, *scaled((max if of == "top" else min)(low, high, key=Decimal), unit)))
-        elif _BEFORE_COMMON_ERA.fullmatch(found[0][0].unit.strip()):  # "331 BC" is the year -331
+        elif _before_common_era(found[0][0]):  # "331 BC" is the year -331
             found_values.append((thing, f"-{found[0][1]}", ""))
             counted_back = True
         else:
@@ -654,6 +654,10 @@ def _whole_noun(quote: str, word: str) -> str:
 # a year before the common era, counted back: the earliest founding of 331 BC and 204 BC is 331 BC (held-out omh-236
 # picked 204 as the lowest)
 _BEFORE_COMMON_ERA = re.compile(r"BCE?|B\.C\.(?:E\.)?", re.IGNORECASE)
+
+
+def _before_common_era(fact: Fact | None) -> bool:
+    return bool(fact and _BEFORE_COMMON_ERA.fullmatch(fact.unit.strip()))
 
 
 def _in_one_unit(found_values: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
@@ -775,8 +779,7 @@ def _signed(fact: Fact | None, year: str, end: Fact | None = None) -> str:
     """A year before the common era as the negative year it counts as: from 138 BC to 44 BC is 94 years (held-out
     omh-449 took 78 less 138, as plain numbers, for the years from the earliest birth to the last death). A start
     whose span ends before the common era is before it too ("(138–78 BC)" gives the birth as 138)."""
-    before = any(found and _BEFORE_COMMON_ERA.fullmatch(found.unit.strip()) for found in (fact, end))
-    return f"-{year}" if year and before else year
+    return f"-{year}" if year and (_before_common_era(fact) or _before_common_era(end)) else year
 
 
 def _as_year(year: str) -> str:

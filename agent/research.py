@@ -720,8 +720,8 @@ def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _R
         name.lower().removeprefix("the ") in asked.lower() for asked in (first, question))]
     # first one sharing no word with the first question: "The Iguazu River rises near ... the city of Curitiba"
     # answers which city (held-out omh-461 asked where the Iguazu River ranks among Brazil's cities)
-    said = set(re.findall(r"\w+", first.lower()))
-    found = next((name for name in new if not said & set(re.findall(r"\w+", name.lower())) - {"the"}),
+    first_words = set(re.findall(r"\w+", first.lower()))
+    found = next((name for name in new if not first_words & set(re.findall(r"\w+", name.lower())) - {"the"}),
                  new[0] if new else "")
     if not found:
         return OPENING_THOUGHT, RESEARCH, question
