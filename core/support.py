@@ -13,7 +13,9 @@ from core.schema import Step, ToolStatus
 
 # 1,093 / 1093 / 3.14 / -5; single digits are left out: "2 parts", "the 3 of them" are rarely claims.
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
-_NAME = re.compile(r"\b[A-Z][\w'’-]+(?:[ \t]+(?:of|de|da|van|von|the|la|le|du|del|[A-Z][\w'’-]+))*")
+# a joining word is whole: "le" is no part of "a Congolese leader", nor "the" of "Media theorist"
+_NAME = re.compile(r"\b[A-Z][\w'’-]+"
+                   r"(?:[ \t]+(?:(?:of|de|da|van|von|the|la|le|du|del)(?![\w'’-])|[A-Z][\w'’-]+))*")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _STOP = frozenset("""what which when where who whom whose why how many much long does did were was have has with
 from that this these those their there than then into about after before between during among also each

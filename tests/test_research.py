@@ -80,7 +80,7 @@ def test_a_lead_hands_each_sub_question_to_a_helper_run_of_its_own(tools, store,
         child_id = research_step.findings.subrun
         assert child_id.startswith(f"{agent.run_id}-sub-")
         info = store.run_info(child_id)  # stored as a run of its own, linked to the lead
-        assert (info.parent, info.status, info.steps, info.task) == (agent.run_id, "final_answer", 2,
+        assert (info.parent, info.status, info.steps, info.task) == (agent.run_id, "final_answer", 3,
                                                                       research_step.action_input)
         assert (tmp_path / child_id / "trace.jsonl").is_file()
         # the child's steps are the research step's inner calls: the trace and the page show them nested
@@ -130,15 +130,18 @@ def test_a_helper_cannot_research_itself(tools, store, tmp_path):
     llm = Replay([split, *recursing, step("Done.", "Final", "The Godavari River is 1,465 kilometres long.")])
     result = lead(llm, tools, store, tmp_path).run()
     child = [record.step for record in store.step_records(result.steps[0].findings.subrun)]
-    assert child[0].outcome is StepOutcome.tool_refused and "not for this run" in child[0].observation
-    assert child[0].findings is None and child[-1].is_final
-    assert [run.run_id for run in store.list_runs() if run.parent == child[0].action_input] == []
+    assert child[0].injected == ["planned"]  # code's read of the page the question names
+    refused = child[1]
+    assert refused.outcome is StepOutcome.tool_refused and "not for this run" in refused.observation
+    assert refused.findings is None and child[-1].is_final
+    assert [run.run_id for run in store.list_runs() if run.parent == refused.action_input] == []
     # and the research tool a helper lists (so its prompt is the lead's) never recurses, whoever calls it
     assert refusing_tool()("How long is the Godavari River?") == REFUSAL
 
 
 def test_an_answer_no_page_states_records_no_fact(tools, store, tmp_path):
-    split = "1. How long is the Godavari River?\nThen: none\n"
+    # naming two pages, the helper's question opens on neither (`page_named`)
+    split = "1. How long is the Godavari River, India's second longest river?\nThen: none\n"
     # the wrong page: the Krishna's length is no answer for the Godavari, so none is read off it either
     guessing = [step("I read the page.", "wikipedia_summary", "Krishna River"),
                 step("I think.", "Final", "It is about 2,000 miles long.")]
@@ -269,8 +272,10 @@ def test_remembered_facts_keep_their_source_for_later_runs(tools, store, tmp_pat
                         config=AgentConfig(research=True), memory_settings={"space": space})
     agent.run()
     notes = [item.text for item in store.space_items(space) if item.kind == "fact"]
-    assert len(notes) == 2
-    assert any("1,465 kilometres" in note and "Source: Wikipedia, Godavari River" in note for note in notes)
+    # the helpers' page reads are remembered too, each with its page; the lead's facts with the question they served
+    assert notes and all("\nSource: Wikipedia, " in note for note in notes)
+    assert any("1,465 kilometres" in note and "Source: Wikipedia, Godavari River" in note
+               and f"Found for: {TASK}" in note for note in notes)
 
 
 def test_a_split_is_read_from_its_numbered_lines_and_kept_as_a_note():
@@ -402,7 +407,9 @@ def test_ponder_ask_researches_by_default_and_resumes_and_traces_it(tmp_path, wi
     child_id = result["steps"][0]["findings"]["subrun"]
     runs = {run["run_id"]: run for run in json.loads(ponder(["memory", "--json"], env).stdout)}
     assert runs[child_id]["parent"] == lead_id and runs[child_id]["status"] == "final_answer"
-    assert [r["step"]["action"] for r in memory_json(child_id, env)["steps"]] == ["wikipedia_lookup", "Final"]
+    # code's read of the page the question names, then the helper's own steps
+    assert [r["step"]["action"] for r in memory_json(child_id, env)["steps"]] == [
+        "wikipedia_summary", "wikipedia_lookup", "Final"]
     shown = ponder(["trace", lead_id], env)
     assert shown.returncode == 0, shown.stderr
     trace_text = shown.stdout + shown.stderr
@@ -912,6 +919,24 @@ def test_a_chain_is_split_by_code_and_each_helper_reads_the_page_of_what_it_asks
     assert [(fact.page, "unverified" in s.observation) for s in (first, then) for fact in s.facts] == [
         ("Judo", False), ("Kanō Jigorō", False)]
     assert "dan ranking" in then.facts[0].quote
+
+
+def test_a_chains_first_helper_opens_on_the_one_page_its_question_names(tools, store, tmp_path):
+    """Held-out omh-476: the first helper, asked what lies along Uruguay's southern border, searched "Uruguay
+    southern border" three times, never read Uruguay's page (which says the Río de la Plata), and answered the
+    Uruguay River. Now a helper whose question names one page, with no list and no name found before, opens on it."""
+    task = ("What body of water lies along Uruguay's southern border, and if you treat it as a river, what is its "
+            "maximum width in kilometres?")
+    llm = Replay(["[]", step("It says so.", "Final", "The Río de la Plata lies along Uruguay's southern border."),
+                  step("It says so.", "Final", "Its maximum width is 220 kilometres.")])
+    result = build_agent(task, llm, tools, store=store, strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, trace_dir=tmp_path)).run()
+    first = result.steps[0]
+    assert first.action_input == "What body of water lies along Uruguay's southern border?"
+    read = store.step_records(first.findings.subrun)[0].step
+    assert (read.action, read.action_input, read.injected) == ("wikipedia_summary", "Uruguay", ["planned"])
+    assert "bordering the Río de la Plata to the south" in read.observation
+    assert first.facts and first.facts[0].page == "Uruguay"
 
 
 def test_a_helper_answer_copying_two_sentences_of_a_page_goes_back_and_one_quoted_sentence_stays():
