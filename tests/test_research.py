@@ -585,8 +585,11 @@ def test_a_count_the_helpers_page_states_is_kept_as_it_is():
                   findings=Findings(status=ToolStatus.found, pages=["Margaret Court"], sentences=[court]))
     assert read_count("How many major championships did Margaret Court win?",
                       "Margaret Court won 24 major championships.", [titles]) is None
-    assert read_count("How many major championships did Margaret Court win?",
-                      "Margaret Court won 30 major championships.", [titles])[2] == "64 major"
+    assert read_count("How many major titles did Margaret Court win?", "Margaret Court won 24 major titles.",
+                      [titles]) is None
+    # a count its page states of no titles is replaced (the plural counted, not the word after "How many")
+    assert read_count("How many major titles did Margaret Court win?", "Margaret Court won 30 major titles.",
+                      [titles])[2] == "64 titles"
     assert read_count("When were earwigs first described?", "In 1758.", [read]) is None  # no count asked
     # held-out omh-230: "L2 speakers" counts no speakers; the helper's 50 million stands
     yoruba = "Yoruba speakers number roughly 50 million, including around 2 million second-language or L2 speakers."
@@ -879,6 +882,30 @@ def test_a_helper_value_no_page_states_is_read_off_the_page():
     assert read_off("What is the land area of Kaohsiung?", answer, [read]) == ("Kaohsiung", sentence, "2,952 km2")
     # an answer that states its page's own value is kept as it is
     assert read_off("What is the land area of Kaohsiung?", "Kaohsiung covers 2,952 km2.", [read]) is None
+
+
+def test_a_helpers_count_of_people_is_replaced_by_the_count_of_speakers_its_sentence_gives_beside_it():
+    """Held-out omh-469: asked how many native speakers Burmese has, the helper answered with the 42.9 million
+    people speaking it globally, from the sentence that gives its 32.9 million first-language speakers; the count
+    was read as one of "native", the word after "How many", and stood. Now the plural counted is read, and the count
+    keeps its scale."""
+    from agent.fanout import asked_value
+    from agent.research import report
+    from core.schema import RunResult
+    sentence = ("In 2019, Burmese was spoken by 42.9 million people globally, including by 32.9 million speakers as "
+                "a first language and 10 million as a second language.")
+    question = "How many native speakers does Burmese have?"
+    result = RunResult(run_id="r", task=question, answer="Burmese has 42.9 million native speakers globally.",
+                       stop_reason=StopReason.final_answer, steps=[page_read("Burmese language", [sentence])])
+    made = report(question, result)
+    assert made.startswith("Answer: 32.9 million speakers (the helper answered: Burmese has 42.9 million")
+    asked = Step(index=0, action="research", action_input=question, observation=str(made), findings=made.findings)
+    asked.facts = facts_of(asked)
+    fact, value = asked_value(question, [asked])
+    assert (fact.page, value, fact.unit) == ("Burmese language", "32.9", "million")
+    # an answer its sentence states as a count of speakers stands
+    result.answer = "Burmese has 32.9 million native speakers."
+    assert report(question, result).startswith("Answer: Burmese has 32.9 million native speakers.")
 
 
 PASTED = ("Kanō Jigorō was a Japanese judoka, educator, politician, and the founder of judo. Judo was one of the "
