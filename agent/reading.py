@@ -314,9 +314,6 @@ def _described_list(task: str) -> list[str]:
     return best
 
 
-_ASKS = re.compile(r"\b(?:which|who|what|how|is|are|was|were|did|does|do)\b", re.IGNORECASE)
-
-
 def _counted_as(sentence: str, items: list[str]) -> bool:
     """Whether every count the sentence gives outside its items, or at an item's start, is the items' number ("the
     five big cats jaguar, ocelot and puma" lists no five)."""
