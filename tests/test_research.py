@@ -485,6 +485,19 @@ def test_a_lead_answer_that_restates_the_question_goes_back():
     assert check("Among Austria, Belgium and Slovenia") is None
 
 
+def test_a_helper_answer_that_restates_its_question_goes_back(tools, store, tmp_path):
+    """Held-out omh-482: a helper answered "Merovingian dynasty brought Merovingian's rule to an end, in what
+    year?", and the lead's answer carried the question."""
+    echo = step("Done.", "Final", "The Godavari River is how long?")
+    llm = Replay([SPLIT, echo, GODAVARI_HELPER[1], *KRISHNA_HELPER, step("F1 is the larger.", "Final", ANSWER)])
+    result = lead(llm, tools, store, tmp_path).run()
+    assert result.answer == ANSWER
+    read, echoed, answered = [record.step for record in store.step_records(result.steps[0].findings.subrun)]
+    assert read.injected == ["planned"] and echoed.outcome is StepOutcome.final_sent_back
+    assert "repeats the question" in echoed.observation and answered.is_final
+    assert "1,465 kilometres" in result.steps[0].observation
+
+
 @pytest.mark.parametrize("last_chance", ["Among Austria, Belgium and Slovenia, which country has the smallest area?",
                                          "Slovenia has the smallest area of the three."])
 def test_a_run_whose_last_answer_restates_the_question_ends_unanswered(tools, store, tmp_path, last_chance):
