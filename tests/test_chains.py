@@ -182,6 +182,13 @@ def test_a_chain_is_split_by_code_and_its_second_question_asked_with_the_first_h
                                              "centuries.")]
     assert opening(dynasty, found, task)[0]() == (HELPER, "research", "Which ruler brought Merovingian dynasty's "
                                                   "rule to an end?")
+    # a name opening the answer is no name phrase: the title of the page it came from is (held-out omh-480)
+    trio = Split(questions=["Which member of the Trinity of Carnatic music was born in 1767?", "In what language did "
+                            "that composer mostly write?"], refers="that composer")
+    answered = _answered(trio.questions[0], "Tyagaraja was born in 1767.")
+    answered.findings.pages = ["Tyagaraja"]
+    assert opening(trio, [answered], task)[0]() == (HELPER, "research", "In what language did Tyagaraja mostly "
+                                                    "write?")
     # "its" becomes the name's possessive; "it" elsewhere in the question is not touched
     river = Split(questions=["What is the main tributary of the Dead Sea?", "How long is its course, and is it "
                              "navigable?"], refers="its")
