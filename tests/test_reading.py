@@ -545,6 +545,16 @@ def test_who_set_out_first_is_the_earliest_start_and_the_journey_that_finished_l
         ("min", "start"), ("max", "end"), ("reach", "")]
 
 
+def test_the_earliest_of_their_deaths_is_an_end_and_the_years_from_it_to_the_latest_their_range():
+    """Held-out omh-484: "how many years separate the earliest of their deaths from the latest" was read as the
+    earliest birth and the reach from it to the last death (82 years, where the deaths span 45)."""
+    task = ("Three 19th-century mathematicians: George Boole, Ada Lovelace and Karl Weierstrass. Going by the birth "
+            "and death years in their Wikipedia descriptions, which of the three died last, and how many years "
+            "separate the earliest of their deaths from the latest?")
+    assert [(c.operation, c.of) for c in computations(task, ("George Boole", "Ada Lovelace", "Karl Weierstrass"))
+            ] == [("max", "end"), ("min", "end"), ("range", "end")]
+
+
 def test_names_cut_at_a_small_word_are_the_colon_lists_whole_items():
     """Held-out omh-349: "Disneyland in California" and "the American show Sesame Street" were read as California
     and "American", the helpers asked about those, and "how many years later did the last of them arrive" read as
