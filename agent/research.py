@@ -208,10 +208,13 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
 def page_sentences(steps: list[Step]) -> list[tuple[str, str]]:
     """(page, sentence) for every sentence a page returned to these steps, in order. Only what a page returned: a
     not-found message echoes the helper's own input (held-out omh-69's beaver: '"... is 150 pounds (68 kg)." does
-    not appear in the page' was taken as the source of that answer)."""
+    not appear in the page' was taken as the source of that answer), but the page's description it shows is the
+    page's own."""
     return [(step.findings.page, " ".join(sentence.split())) for step in steps
-            if step.findings and step.findings.status is ToolStatus.found and step.findings.page
-            for sentence in (step.findings.sentences or PAGE_SENTENCE_BREAK.split(step.observation))]
+            if step.findings and step.findings.page and (step.findings.status is ToolStatus.found or
+                                                         step.findings.status is ToolStatus.not_on_page)
+            for sentence in (step.findings.sentences or ([] if step.findings.status is ToolStatus.not_on_page
+                                                         else PAGE_SENTENCE_BREAK.split(step.observation)))]
 
 
 # words many page titles share: "Krishna River" is not about the Godavari River, "Lake Superior" not Lake Victoria

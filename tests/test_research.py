@@ -921,6 +921,25 @@ def test_a_helpers_count_of_people_is_replaced_by_the_count_of_speakers_its_sent
     assert report(question, result).startswith("Answer: Burmese has 32.9 million native speakers.")
 
 
+def test_a_lookup_that_misses_its_word_still_sources_an_answer_from_the_page_description_it_shows(tools):
+    """Held-out omh-496: told that "born" is not on Judy Garland's page, whose description it showed ("American
+    actress and singer (1922–1969)"), the helper answered 1922, and the answer went back unverified."""
+    from agent.research import report
+    from core.schema import RunResult
+    missed = tools.get("wikipedia_lookup").fn(title="Judy Garland", text="born")
+    assert missed.findings.status is ToolStatus.not_on_page and "(1922–1969)" in missed
+    looked = Step(index=0, action="wikipedia_lookup", action_input="Judy Garland | born", observation=str(missed),
+                  findings=missed.findings)
+    question = "When was the top-billed star of The Wizard of Oz born?"
+    result = RunResult(run_id="r", task=question, answer="Judy Garland was born in 1922.",
+                       stop_reason=StopReason.final_answer, steps=[looked])
+    made = report(question, result)
+    assert made.startswith("Answer: Judy Garland was born in 1922.\nSource: Judy Garland: ") and "(1922–1969)" in made
+    # the helper's own word, echoed by the message, is no source: an answer only it states stays unverified
+    result.answer = "Judy Garland was born in 1921."
+    assert report(question, result).startswith("Answer (unverified")
+
+
 PASTED = ("Kanō Jigorō was a Japanese judoka, educator, politician, and the founder of judo. Judo was one of the "
           "first Japanese martial arts to gain widespread international recognition, and the first to become an "
           "official Olympic sport since 1964 and 1992.")

@@ -269,9 +269,14 @@ def make_wikipedia_tools(backend: WikiBackend) -> list[Tool]:
                 how = "containing all the words of"
         if not hits:
             described = f" ({page.description})" if page.description else ""
+            # the description shown is the page's own words: "Judy Garland (American actress and singer
+            # (1922–1969))" answers when she was born (held-out omh-496's helper, told "born" is not on her page,
+            # answered 1922, and it went back unverified)
             return Observed(f'{loaded.said}"{text}" does not appear in the Wikipedia page "{page.title}"{described}. '
                             "Try a shorter or different keyword, or wikipedia_summary.",
-                            Findings(status=ToolStatus.not_on_page, pages=[page.title]))
+                            Findings(status=ToolStatus.not_on_page, pages=[page.title],
+                                     description=page.description or "",
+                                     sentences=[page.description] if page.description else []))
         shown = hits[:MAX_LOOKUP_RESULTS]
         lines = [f"{i}. {_cut(sent, MAX_SENTENCE_CHARS)}" + (f" (section: {s})" if s else "")
                  for i, (s, sent) in enumerate(shown, start=1)]
