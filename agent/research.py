@@ -211,8 +211,8 @@ def page_sentences(steps: list[Step]) -> list[tuple[str, str]]:
     not appear in the page' was taken as the source of that answer), but the page's description it shows is the
     page's own."""
     return [(step.findings.page, " ".join(sentence.split())) for step in steps
-            if step.findings and step.findings.page and (step.findings.status is ToolStatus.found or
-                                                         step.findings.status is ToolStatus.not_on_page)
+            if step.findings and step.findings.page
+            and step.findings.status in (ToolStatus.found, ToolStatus.not_on_page)
             for sentence in (step.findings.sentences or ([] if step.findings.status is ToolStatus.not_on_page
                                                          else PAGE_SENTENCE_BREAK.split(step.observation)))]
 

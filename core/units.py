@@ -9,6 +9,8 @@ import re
 from decimal import Decimal, localcontext
 from typing import Iterable
 
+from core.support import IRREGULAR_PLURALS
+
 # 1,465 / 3.14 / 1564; the unit is the word right after it ("square kilometres" and "sq mi" as two words) when
 # that word is not a function word. Measured: Texas's "268,596 square miles" read as "square", the spelling of
 # square kilometres, and Ghana's "239,567 km2" as km, beside Togo's square kilometres.
@@ -225,7 +227,7 @@ def asked_units(question: str) -> tuple[str, ...]:
 _COUNTED = re.compile(r"\b(?:how many|number of)((?:\s+[a-z-]+){1,3})", re.IGNORECASE)
 _PEOPLE = {"people", "inhabitants", "residents", "persons", "population"}
 _PLURAL = re.compile(r"(?:es|s)$")
-_PLURAL_WORD = re.compile(r"(?<!s)s$|^(?:people|children|men|women|mice|lice|geese|teeth|feet|bacteria)$")
+_PLURAL_WORD = re.compile(r"(?<!s)s$")  # or one of IRREGULAR_PLURALS
 _NOT_COUNTED = frozenset("of in on at for from by with to do does did is are was were has have had can could will "
                          "would".split())
 
@@ -242,7 +244,7 @@ def counted_noun(question: str) -> str:
     for word in words:
         if word in _NOT_COUNTED:
             break
-        if _PLURAL_WORD.search(word):
+        if _PLURAL_WORD.search(word) or word in IRREGULAR_PLURALS:
             return word
     return words[0]
 
