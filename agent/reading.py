@@ -1452,7 +1452,8 @@ def computations(task: str, names: tuple[str, ...] = ()) -> list[Computation]:
         found = [*picks, after_end]
     elif len(picks) == 1 and _EACH_OTHER.search(rest) and _SUM.search(rest) and _FROM_IT.search(rest):
         found = [*picks, Computation("gaps", 0, True, parts=(picks[0],))]  # each other's gap to the pick, added up
-    elif len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest) and not one:
+    elif (len(picks) == 1 and len(beyond) == 1 and differs and not _OTHERS.search(rest) and not one
+          and not any(c.operation == "nth" for c in found)):  # "than the runner-up": the thing set against (omh-494)
         found.append(Computation("from_pick", 0, picks[0].highest, word=picks[0].word, other=beyond[0]))
     elif against:  # "how many more residents does Saint Petersburg have than the other two combined" (omh-146);
         # "how many times larger is Buddhism than the other two put together" (held-out omh-156): their ratio

