@@ -1193,7 +1193,7 @@ def test_what_the_question_says_of_every_things_value_goes_to_each_helper(offlin
     from agent.reading import measure_note
     task = ("Turkey's provinces: I want to compare the provinces around three cities, Antalya, Bursa and İzmir. "
             "Taking the province population that each city's Wikipedia intro gives (not the city or urban figure), "
-            "which of the three provinces has the lowest population, and how many more people live in the most populous?")
+            "which of the three provinces has the lowest population, and how many more people live in the biggest?")
     store = Store(make_client("memory"))
     cities = ("Antalya", "Bursa", "İzmir")
     llm = Replay(["1. What is the population of Antalya?\nThen: min\n",
