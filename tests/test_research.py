@@ -434,6 +434,29 @@ def test_the_questions_plain_wording_settles_the_operation(reply, task, operatio
     assert split.operation == operation
 
 
+def test_a_sub_question_combining_two_others_is_computed_not_asked():
+    """Held-out omh-497: after Messi's birth and the comet's return, the split asked a helper "How old will Lionel
+    Messi be when Halley's Comet returns?", which answered 40 from nothing, and the lead wrote that. The age is the
+    difference of the two years code has; two questions about one thing stay."""
+    from agent.research import compute_call, split_question
+    asked = ["When was Lionel Messi born?", "When will Halley's Comet return?"]
+    reply = f"1. {asked[0]}\n2. {asked[1]}\n3. How old will Lionel Messi be when Halley's Comet returns?\nThen: none\n"
+    task = "If Lionel Messi is still around for the next return of Halley's Comet, what age will he turn in that year?"
+    split = split_question(lambda messages, grammar: Replay([reply]).complete(messages, grammar=grammar), "system",
+                           task)
+    assert (split.questions, split.operation) == (asked, "difference")
+    steps = [Step(index=n, action="research", action_input=question, observation="",
+                  facts=[Fact(subject=question, value=year, unit="", page="p", quote=f"in {year}", step=n)])
+             for n, (question, year) in enumerate(zip(asked, ["1987", "2061"]))]
+    assert compute_call(split, steps)[1:] == ("calculator", "abs(1987 - 2061)")
+    star = ["When was the star of The Wizard of Oz born?", "Where was the star of The Wizard of Oz born?",
+            "How old was the star of The Wizard of Oz in 1939?"]
+    reply = "".join(f"{n}. {question}\n" for n, question in enumerate(star, 1)) + "Then: none\n"
+    split = split_question(lambda messages, grammar: Replay([reply]).complete(messages, grammar=grammar), "system",
+                           "How old did the star of The Wizard of Oz turn in 1939?")
+    assert split.questions == star
+
+
 def test_a_lead_answer_that_ignores_its_computed_pick_goes_back_naming_it(tools, store, tmp_path):
     """Measured with the 1.5B model: after max() named the Godavari, the lead answered with another river."""
     wrong = "The Krishna River (1,400 kilometres) is the longer."
