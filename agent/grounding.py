@@ -12,6 +12,7 @@ import re
 from agent.reading import listed_names
 from core.schema import StepOutcome
 from core.support import backing_text, numbers, ungrounded_numbers
+from core.units import scaled_numbers
 from core.text import SENTENCE_BREAK
 from memory.ledger import ledger
 
@@ -20,7 +21,7 @@ def numbers_are_grounded(candidate) -> str | None:
     """The final-answer check for numbers (agent.outcomes.FinalCheck): None if every number is backed."""
     sources = [candidate.task, candidate.today,
                *(backing_text(step) for step in candidate.steps if not step.is_final)]
-    missing = ungrounded_numbers(candidate.answer, sources)
+    missing = ungrounded_numbers(candidate.answer, _written_out(sources))
     if not missing:
         return None
     still = "still " if candidate.rejections else ""
@@ -39,12 +40,17 @@ def answer_from_facts(candidate) -> str | None:
     computed = [step.observation for step in candidate.steps
                 if step.outcome is StepOutcome.tool and step.findings is None and not step.is_final]
     sources = [candidate.task, candidate.today, *(f"{fact.value} {fact.quote}" for fact in facts), *computed]
-    missing = ungrounded_numbers(candidate.answer, sources)
+    missing = ungrounded_numbers(candidate.answer, _written_out(sources))
     if not missing:
         return None
     return (f"Check before finishing: your answer states {', '.join(missing)}, which is neither in your facts "
             "table nor a calculator or date_diff result. Establish it (research the fact, or compute it from the "
             "table's values), then answer again; if it is right as it is, repeat the same Final answer.")
+
+
+def _written_out(sources: list[str]) -> list[str]:
+    """The sources, and the numbers they state with a scale written out ("7 million" backs 7,000,000)."""
+    return [*sources, " ".join(number for source in sources for number in scaled_numbers(source))]
 
 
 _PICKED = re.compile(r"\(= F\d+: ([^,;)]+)")

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from core.support import names as name_phrases, singular_forms
 from core.text import clip
-from core.units import scaled
+from core.units import SCALE_WORDS, scaled
 
 # a capitalised word (or a number: K2), "J." too, and with a lower-case particle: n'Ajjer, al-Aqsa, d'Arc
 _CAPWORD = r"(?:[a-z]{1,2}['’-])?(?![a-z])[^\W_][\w'’\-–]*\.?"  # Polish–Lithuanian Commonwealth: an en dash too
@@ -998,8 +998,8 @@ _MEAN = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 _FIRST_AND_LAST = re.compile(r"\bfirst\b(?: of (?:the|them)\b(?: \w+){0,5})? and (?:the )?last\b", re.IGNORECASE)
 _WORD_NUMBERS = {"a": 1, "one": 1, **_COUNTS, "twenty": 20, "fifty": 50, "hundred": 100}
 # "1,500", "0.5 million", and in words: "a million", "ten million" (held-out lh-21, lh-26 set no bound without)
-_NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:thousand|million|billion)))"
-           r"(?:\s+(?:thousand|million|billion)\b)?)")
+_NUMBER = (rf"((?:\d[\d,]*(?:\.\d+)?|(?:{'|'.join(_WORD_NUMBERS)})(?=\s+(?:{SCALE_WORDS})))"
+           rf"(?:\s+(?:{SCALE_WORDS})\b)?)")
 # "born after 1850", "an atomic number above 40", "founded before 1940" (held-out lh-27, -28) bound as "more than";
 # "before the year 1000" too (held-out lh-106)
 # "which of them lived past 90" (held-out omh-145)
@@ -1056,7 +1056,7 @@ _OTHERS = re.compile(rf"\bthe (?:other|remaining)(?: (?:{_MANY}|\d+))?\b|\bthe r
                      rf"|\bthe (?:{_MANY}|\d+) (?:smaller|larger|bigger|shorter|longer|lower|higher|lesser)\b",
                      re.IGNORECASE)
 # "how many million native speakers ... altogether" (held-out omh-121 answered 1,028,000,000 for 1,028)
-_IN_SCALE = re.compile(r"\bhow many (million|billion|thousand)\b|\bin (million|billion|thousand)s\b", re.IGNORECASE)
+_IN_SCALE = re.compile(rf"\bhow many ({SCALE_WORDS})\b|\bin ({SCALE_WORDS})s\b", re.IGNORECASE)
 # not a ratio: it has no unit; a pick's value is shown in the scale too ("at 123 million", not "at 123,000,000"
 # beside a total of "406 million", held-out omh-267)
 _SCALED_OPS = ("sum", "mean", "rest", "gap", "range", "nearest_named", "max", "min", "plus")

@@ -31,7 +31,8 @@ from agent.reading import (aside_of, compares, computations, end_form, listed_na
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import PAGE_SENTENCE_BREAK, clip
-from core.units import asked_units, away_numbers, counted_noun, first_of, quantities, unit_kind
+from core.units import (SCALE_WORDS, asked_units, away_numbers, counted_noun, first_of, quantities, scaled_numbers,
+                        unit_kind)
 from memory.ledger import ASKS_WHEN
 from tools.base import Tool, ToolCall, ToolRegistry
 
@@ -192,7 +193,7 @@ def source(answer: str, steps: list[Step], question: str = "") -> tuple[str, str
     best, best_score = ("", ""), (0, 0, 0, 0)
     for page, sentence in page_sentences(steps):
         if wanted_numbers:
-            stated = set(numbers(sentence, single_digits=True))
+            stated = {*numbers(sentence, single_digits=True), *scaled_numbers(sentence)}  # "7 million": 7000000
             said = {(number.replace(",", ""), unit_kind(unit)) for number, unit in quantities(sentence)}
             score = (len(measured & stated), first in stated, len(wanted_numbers & stated), len(worded & said))
         else:  # of sentences naming as many of its names (a name by a word of it: "Kanō"), the one with more of
@@ -301,8 +302,8 @@ def _counts_of(text: str, noun: str) -> list[str]:
     nouns = singular_forms(noun)
     # a number within a word counts nothing: "L2 speakers" (held-out omh-230 replaced Yoruba's 50 million with 2);
     # its scale is its own: "32.9 million speakers" (read as 32.9, held-out omh-469's count would lose a million)
-    counted = [found.group(1) for found in re.finditer(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|"
-                                                       r"billion))?)\s+([a-z-]+)(?:\s+([A-Za-z]+))?", text)
+    counted = [found.group(1) for found in re.finditer(rf"(?<![\w.])(\d[\d,]*(?:\.\d+)?(?:\s+(?:{SCALE_WORDS}))?)"
+                                                       r"\s+([a-z-]+)(?:\s+([A-Za-z]+))?", text)
                if singular_forms(found.group(2)) & nouns or found.group(3) and singular_forms(found.group(3)) & nouns]
     # "The number of named Niger–Congo languages listed by Ethnologue is 1,540." (held-out omh-258's helper
     # answered with the page's first sentence, unverified)

@@ -78,6 +78,7 @@ def is_measure(unit: str) -> bool:
 
 
 _SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9)}
+SCALE_WORDS = "|".join(_SCALES)  # for a regex: "thousand|million|billion"
 
 
 def scaled(number: str, unit: str) -> tuple[str, str]:
@@ -90,6 +91,16 @@ def scaled(number: str, unit: str) -> tuple[str, str]:
         return number, unit
     value = Decimal(number.replace(",", "")) * scale  # exact: 64.3 million is 64300000, not 64299999.99999999
     return f"{value.normalize():f}", measure
+
+
+_SCALED = re.compile(rf"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s+({SCALE_WORDS})\b", re.IGNORECASE)
+
+
+def scaled_numbers(text: str) -> list[str]:
+    """The numbers a text states with a scale, written out: "over 7 million people" -> ["7000000"]. Held-out
+    omh-512's helper, whose page says "With over 7 million people", answered "7,000,000", and the check that its
+    numbers are observed sent it back until it stopped."""
+    return [scaled(found.group(1), found.group(2))[0] for found in _SCALED.finditer(text)]
 
 
 _AFTER_SCALE = re.compile(r"\s+((?:square|sq\.?)\s+[A-Za-z]+|[A-Za-z][A-Za-z-]*[2²]?)\b")  # "million light-years"
@@ -187,7 +198,7 @@ def distance_numbers(question: str, text: str) -> list[str]:
 
 # "2.878 million light-years (ly) from Earth", "31 million light-years away": how far, never how big (held-out
 # omh-304's helpers gave two galaxies' distances for their diameters)
-_AWAY = re.compile(rf"(?<![\w.])({_NUMBER})\s*(?:(?:thousand|million|billion)\s+)?[A-Za-z-]+\s*(?:\([^()]*\)\s*)*"
+_AWAY = re.compile(rf"(?<![\w.])({_NUMBER})\s*(?:(?:{SCALE_WORDS})\s+)?[A-Za-z-]+\s*(?:\([^()]*\)\s*)*"
                    r"(?:away|distant|from\s+(?:the\s+)?(?:Earth|Sun|us)\b)", re.IGNORECASE)
 
 

@@ -960,6 +960,20 @@ def lead_with_helpers(task: str, split: str, answers: list[str], offline_wiki):
     return result
 
 
+def test_a_number_its_page_states_with_a_scale_is_observed_when_written_out(offline_wiki):
+    """Held-out omh-512: the pages say "With over 7 million people" and "over 7.4 million people"; the helpers
+    answered 7,000,000 and 7,400,000, the number check sent both back as stated by no observation until they stopped
+    on repeats, and the lead, with no value for two of four countries, picked among the rest."""
+    task = "How many people live in Turkmenistan and Kyrgyzstan together?"
+    split = "1. What is the population of Turkmenistan?\n2. What is the population of Kyrgyzstan?\nThen: sum\n"
+    result = lead_with_helpers(task, split, ["Turkmenistan has 7,000,000 people.", "Kyrgyzstan has 7,400,000 people."],
+                               offline_wiki)
+    helpers = [s for s in result.steps if s.action == "research"]
+    assert [(s.facts[0].value, s.facts[0].unit) for s in helpers] == [("7", "million"), ("7.4", "million")]
+    assert "over 7 million people" in helpers[0].facts[0].quote
+    assert "together they come to 14.4 million" in result.answer
+
+
 def test_a_lead_settles_the_models_list_and_each_of_its_helpers_opens_on_its_things_page(offline_wiki):
     """Code reads three of the five painters (the rest come after "then"); the model's list, asked because the
     question says five, is the lead's: each of the five helpers opens on its painter's page, and code picks the
