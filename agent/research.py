@@ -26,8 +26,9 @@ from agent.chains import chain_of, role_named_again
 from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calculator_result, fanned_out,
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
-from agent.reading import (aside_of, compares, computations, end_form, listed_names, measure_note, note_of, page_named,
-                           says, set_against, settled_list, start_form, stated_counts, two_forms, unread_list)
+from agent.reading import (aside_of, compares, computations, end_form, listed_names, measure_note, measured, note_of,
+                           page_named, says, set_against, settled_list, start_form, stated_counts, two_forms,
+                           unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import PAGE_SENTENCE_BREAK, clip
@@ -69,7 +70,9 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
             note = note_of(task, thing, made.things) if thing else ""
             # ... and what it says of every listed thing's ("take the province population, not the city figure")
             note = note or (measure_note(task) if thing in made.things else "")
-            asked = f"{question} (The question says: {note}.)" if note else question
+            # ... and the words its measure puts before the noun the question asks ("the province population")
+            asked = measured(question, task) if thing in made.things else question
+            asked = f"{asked} (The question says: {note}.)" if note else asked
             result = build_child(asked, child_id, thing, aside_of(task, thing), task).run(asked)
         made.found.extend(name for name in names(result.answer or "") if not says(question, name))
         return report(question, result)

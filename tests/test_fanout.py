@@ -1204,7 +1204,7 @@ def test_what_the_question_says_of_every_things_value_goes_to_each_helper(offlin
     """Held-out omh-490: "Taking the province population that each city's Wikipedia intro gives (not the city or urban
     figure)" reached no helper: each, asked the city's population, gave the city figure its page states beside the
     province's. Each helper is asked with what the value is and is not; a thing's own note goes first."""
-    from agent.reading import measure_note
+    from agent.reading import measure_note, measured
     task = ("Turkey's provinces: I want to compare the provinces around three cities, Antalya, Bursa and İzmir. "
             "Taking the province population that each city's Wikipedia intro gives (not the city or urban figure), "
             "which of the three provinces has the lowest population, and how many more people live in the biggest?")
@@ -1215,9 +1215,19 @@ def test_what_the_question_says_of_every_things_value_goes_to_each_helper(offlin
     result = build_agent(task, llm, default_tools(offline_wiki), store=store, strategy="compact",
                          run_id=f"lead-{uuid.uuid4().hex[:6]}", config=AgentConfig(research=True, max_steps=1)).run()
     helpers = [s for s in result.steps if s.action == "research"][:3]
+    # the measure's words before its noun go into the question too: told the note alone, two of omh-490's three
+    # helpers still gave the city figures
     assert [store.run_info(s.findings.subrun).task for s in helpers] == [
-        f"What is the population of {city}? (The question says: take the province population, not the city or urban "
-        f"figure.)" for city in cities]
+        f"What is the province population of {city}? (The question says: take the province population, not the city "
+        f"or urban figure.)" for city in cities]
+    assert [s.action_input for s in helpers] == [f"What is the population of {city}?" for city in cities]
+    # held-out omh-509: an aside that says what the value is before what it is not
+    metro = ("Four American cities: Denver, Baltimore, Las Vegas and Minneapolis. Using the metropolitan-area "
+             "population in millions that each city's Wikipedia intro gives (the metropolitan area, not the city "
+             "proper), which metro area has the fewest residents?")
+    assert measure_note(metro) == ("take the metropolitan-area population in millions, the metropolitan area, not the "
+                                   "city proper")
+    assert measured("What is the population of Denver?", metro) == "What is the metropolitan-area population of Denver?"
     # an aside that holds one thing's own note is no note of every thing's (Antalya's helper would read Bursa's),
     # nor is one that is no "not"
     own = task.replace("(not the city or urban figure)", "(not the city figure; for Bursa, the 2025 estimate)")
