@@ -603,9 +603,14 @@ def split_final(split: Split, steps: list[Step], task: str) -> tuple[str, str, s
     if result is None:
         return None
     found = [(question, asked_value(question, steps)[0]) for question in split.questions]
-    listed = "; ".join(f"{fact.value} {fact.unit}".strip() + f" for \"{question}\"" for question, fact in found)
+    # a year asked for has no unit: "1948 film" and "1958 amid" were shown for years read off "a 1948 Italian ...
+    # film" and "in 1958 amid the Space Race" (held-out omh-513, -515)
+    years = [bool(ASKS_WHEN.match(question) and is_year(fact.value)) for question, fact in found]
+    listed = "; ".join(f"{fact.value} {'' if year else fact.unit}".strip() + f" for \"{question}\""
+                       for (question, fact), year in zip(found, years))
     result = shown(result)
     unit = found[0][1].unit if split.operation != "ratio" and len({fact.unit for _, fact in found}) == 1 else ""
+    unit = ("years" if split.operation == "difference" else "") if all(years) else unit
     said = _SAID[split.operation].format(f"{result} {unit}".strip())
     return FINAL_THOUGHT, FINAL_ACTION, f"The helpers found {listed}; {said}."
 

@@ -457,6 +457,21 @@ def test_a_sub_question_combining_two_others_is_computed_not_asked():
     assert split.questions == star
 
 
+def test_years_found_are_written_without_the_word_after_them():
+    """Held-out omh-513 and -515 were answered "1948 film for 'When did the film come out?'" and "1958 amid for
+    'When was NASA established?'": the year's fact took the next word of its sentence as its unit."""
+    from agent.research import split_final
+    asked = ["When was the director of Bicycle Thieves born?", "When did Bicycle Thieves come out?"]
+    split = Split(questions=asked, operation="difference")
+    steps = [Step(index=n, action="research", action_input=question, observation="",
+                  facts=[Fact(subject=question, value=year, unit=unit, page="p", quote=f"{year} {unit}", step=n)])
+             for n, (question, year, unit) in enumerate(zip(asked, ["1901", "1948"], ["", "film"]))]
+    steps.append(Step(index=2, action="calculator", action_input="abs(1901 - 1948)", observation="47"))
+    task = "How old was the director of Bicycle Thieves when the film came out?"
+    assert split_final(split, steps, task)[2] == (f'The helpers found 1901 for "{asked[0]}"; 1948 for "{asked[1]}"; '
+                                                  "the difference is 47 years.")
+
+
 def test_a_lead_answer_that_ignores_its_computed_pick_goes_back_naming_it(tools, store, tmp_path):
     """Measured with the 1.5B model: after max() named the Godavari, the lead answered with another river."""
     wrong = "The Krishna River (1,400 kilometres) is the longer."
