@@ -50,6 +50,7 @@ class AgentConfig(BaseModel):
     # a helper asked about one thing a question lists opens by reading its page (code's step, no model call)
     first_lookup: str = ""
     first_lookup_aside: str = ""  # the thing's other name in the question, read when its own title is no page
+    first_lookup_also: str = ""  # a second page the helper's question names, read after the first
     first_lookup_lead: str = ""  # the lead's question: of several fuller titles, the one whose words it says
     research_max_steps: int = Field(6, ge=1, le=100)
     research_max_seconds: float = Field(240.0, gt=0)

@@ -36,6 +36,8 @@ def opened(agent, state: RunState, memory: Memory) -> Iterator[PlanMade]:
                                     lambda: page_meant(lookup, state.task, state.steps, aside, lead, senses)]
         if aside:  # its other name may be no page either: then the thing's own offered titles
             state.injections.planned.append(lambda: page_meant(lookup, state.task, state.steps, aside, lead, senses))
+        if also := agent.config.first_lookup_also:
+            state.injections.planned.append((f"I read the page on {also} too.", FIRST_LOOKUP_TOOL, also))
         state.planned_steps = len(state.injections.planned)
     if agent.config.research:  # a lead agent opens by handing each sub-question to a helper
         made = split(agent, state, memory)

@@ -256,6 +256,12 @@ def page_named(question: str) -> str:
     """The one page a question with no list names, for its helper to open on ("Uruguay" in "What body of water lies
     along Uruguay's southern border?": held-out omh-476's helper searched three times, never read Uruguay's page,
     and answered the Uruguay River); "" when it names none or several ("Enheduanna ... at Ur")."""
+    pages = pages_named(question)
+    return pages[0] if len(pages) == 1 else ""
+
+
+def pages_named(question: str) -> list[str]:
+    """The pages a question names, in order, less its opening and describing words (`page_named`)."""
     found = name_phrases(question)
     # its first word is a name too when no phrase begins there: "Enheduanna, often called ..."
     # (not one before an article: "Planning a trip to Hangzhou: ...", held-out omh-477, is no page)
@@ -278,8 +284,7 @@ def page_named(question: str) -> str:
         if len(page) < 2 or " " not in page and _PEOPLES_WORD.search(page) and re.match(r"\s+[a-z]", after):
             continue
         pages.append(page)
-    pages = list(dict.fromkeys(pages))
-    return pages[0] if len(pages) == 1 else ""
+    return list(dict.fromkeys(pages))
 
 
 def says(text: str, name: str) -> bool:

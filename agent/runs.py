@@ -85,11 +85,13 @@ def attempts(task: str, run_id: str, llm: LLM, tools: ToolRegistry, *, store, st
             "final_answer_checks": [*own_checks, *(check for check in HELPER_CHECKS if check not in own_checks)]})
         child_tools = with_research(tools, refusing_tool())
 
-        def child(question: str, child_id: str, thing: str = "", aside: str = "", lead: str = "") -> Agent:
+        def child(question: str, child_id: str, thing: str = "", aside: str = "", lead: str = "",
+                  also: str = "") -> Agent:
             memory = memory_of(child_id, question)
             memory.store.update_run(child_id, parent=parent_id)  # `ponder memory` shows the link
             return Agent(model, child_tools, memory=memory, config=child_config.model_copy(update={
-                "first_lookup": thing, "first_lookup_aside": aside, "first_lookup_lead": lead}),
+                "first_lookup": thing, "first_lookup_aside": aside, "first_lookup_lead": lead,
+                "first_lookup_also": also}),
                 run_id=child_id, aux_llm=side)
         return child
 

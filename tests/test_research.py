@@ -140,12 +140,12 @@ def test_a_helper_cannot_research_itself(tools, store, tmp_path):
 
 
 def test_an_answer_no_page_states_records_no_fact(tools, store, tmp_path):
-    # naming two pages, the helper's question opens on neither (`page_named`)
-    split = "1. How long is the Godavari River, India's second longest river?\nThen: none\n"
+    # naming no page, the helper's question opens on none (`pages_named`)
+    split = "1. How long is the second longest river of india?\nThen: none\n"
     # the wrong page: the Krishna's length is no answer for the Godavari, so none is read off it either
     guessing = [step("I read the page.", "wikipedia_summary", "Krishna River"),
                 step("I think.", "Final", "It is about 2,000 miles long.")]
-    llm = Replay([split, *guessing, step("Unknown.", "Final", "The Godavari's length was not established.")])
+    llm = Replay([split, *guessing, step("Unknown.", "Final", "Its length was not established.")])
     result = lead(llm, tools, store, tmp_path).run()
     research_step = result.steps[0]
     assert research_step.observation.startswith("Answer (unverified")
@@ -1034,6 +1034,27 @@ def test_a_chains_first_helper_opens_on_the_one_page_its_question_names(tools, s
     assert (read.action, read.action_input, read.injected) == ("wikipedia_summary", "Uruguay", ["planned"])
     assert "bordering the Río de la Plata to the south" in read.observation
     assert first.facts and first.facts[0].page == "Uruguay"
+
+
+def test_a_helper_whose_question_names_two_pages_opens_on_both(tools, store, tmp_path):
+    """Held-out omh-514: the helper asked "When did Rainer Maria Rilke begin writing the Duino Elegies?" searched,
+    read neither page, and answered 1896 from memory; the poem's page says he "began the elegies in 1912"."""
+    task = "How many years before his death did Rainer Maria Rilke begin writing the Duino Elegies?"
+    asked = ["When did Rainer Maria Rilke begin writing the Duino Elegies?", "When did Rainer Maria Rilke die?"]
+    llm = Replay([f"1. {asked[0]}\n2. {asked[1]}\nThen: difference\n",
+                  step("It says so.", "Final", "He began the elegies in 1912."),
+                  step("It says so.", "Final", "Rainer Maria Rilke died in 1926.")])
+    result = build_agent(task, llm, tools, store=store, strategy="compact", run_id=f"lead-{uuid.uuid4().hex[:6]}",
+                         config=AgentConfig(research=True, trace_dir=tmp_path)).run()
+    first, then = result.steps[:2]
+    reads = [record.step for record in store.step_records(first.findings.subrun)][:2]
+    assert [(read.action, read.action_input, read.injected) for read in reads] == [
+        ("wikipedia_summary", "Rainer Maria Rilke", ["planned"]), ("wikipedia_summary", "Duino Elegies", ["planned"])]
+    assert first.facts and first.facts[0].page == "Duino Elegies" and "1912" in first.facts[0].quote
+    # a question naming one page opens on it alone
+    assert [record.step.action for record in store.step_records(then.findings.subrun)] == [
+        "wikipedia_summary", "Final"]
+    assert "14 years" in result.answer
 
 
 def test_a_helper_answer_copying_two_sentences_of_a_page_goes_back_and_one_quoted_sentence_stays():
