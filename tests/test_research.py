@@ -457,6 +457,23 @@ def test_a_sub_question_combining_two_others_is_computed_not_asked():
     assert split.questions == star
 
 
+def test_a_split_asking_a_birth_the_question_never_mentions_asks_the_death_it_does():
+    """omh-514 run again after its mends: "How many years before his death did Rainer Maria Rilke begin writing the
+    Duino Elegies?" was split into when he was born and when he began them, and answered 37 years, not 14."""
+    from agent.research import split_question
+    task = "How many years before his death did Rainer Maria Rilke begin writing the Duino Elegies?"
+    began = "When did Rainer Maria Rilke begin writing the Duino Elegies?"
+    reply = f"1. When was Rainer Maria Rilke born?\n2. {began}\nThen: difference\n"
+    split = split_question(lambda messages, grammar: Replay([reply]).complete(messages, grammar=grammar), "system",
+                           task)
+    assert (split.questions, split.operation) == (["When did Rainer Maria Rilke die?", began], "difference")
+    # a question that mentions both asks both as the model split them
+    both = "How many years after his birth did Rainer Maria Rilke begin the Duino Elegies, and before his death?"
+    split = split_question(lambda messages, grammar: Replay([reply]).complete(messages, grammar=grammar), "system",
+                           both)
+    assert split.questions[0] == "When was Rainer Maria Rilke born?"
+
+
 def test_years_found_are_written_without_the_word_after_them():
     """Held-out omh-513 and -515 were answered "1948 film for 'When did the film come out?'" and "1958 amid for
     'When was NASA established?'": the year's fact took the next word of its sentence as its unit."""
