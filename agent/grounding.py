@@ -12,8 +12,8 @@ import re
 from agent.reading import listed_names
 from core.schema import StepOutcome
 from core.support import backing_text, numbers, ungrounded_numbers
-from core.units import scaled_numbers
 from core.text import SENTENCE_BREAK
+from core.units import scaled_numbers
 from memory.ledger import ledger
 
 

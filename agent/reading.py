@@ -234,8 +234,8 @@ def measured(question: str, task: str) -> str:
     each city's population, gave the city proper's; omh-490's, told the note, still gave the cities')."""
     note = measure_note(task)
     found = re.match(r"(?:take|go by) the ((?:[\w-]+\s+){1,2}?)([a-z]+)\b", note)
-    if not found or found.group(1).split()[0].lower() in _STOP_QUALIFIERS:
-        return question
+    if not found or {found.group(1).split()[0].lower(), found.group(2)} & _STOP_QUALIFIERS:
+        return question  # "take the population of the city itself": no words before "population"
     qualifier, noun = found.group(1).strip(), found.group(2)
     return re.sub(rf"\bthe {noun} of\b", f"the {qualifier} {noun} of", question, count=1) if not says(
         question, qualifier) else question
