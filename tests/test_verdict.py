@@ -165,6 +165,12 @@ def test_right_answers_score_right(qid, prediction):
     ("Until which decade of his life?", ["twenties", "20s"], "He mastered English in the early 20th century.", {},
      False),
     ("Until which decade of his life?", ["twenties", "20s"], "Not until his 20s.", {}, True),
+    # "of the five" counts the question's things (held-out omh-522 was credited with 5 for "15 years younger than the
+    # next-youngest of the five")
+    ("Of the five, who was youngest, and how many years younger than the next?", [["Ann", "5"]],
+     "Ann, 15 years younger than the next of the five.", {"options": []}, False),
+    ("Of the five, who was youngest, and how many years younger than the next?", [["Ann", "5"]],
+     "Ann, five years younger than the next of the five.", {"options": []}, True),
 ])
 def test_other_shapes(question, answers, prediction, kwargs, correct):
     assert judge_answer(question, answers, prediction, **kwargs).correct is correct

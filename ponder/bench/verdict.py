@@ -316,6 +316,16 @@ def numbers_in(text: str) -> list[Number]:
     return found
 
 
+# "of the five", "the other three": how many things the question names, not an answer (held-out omh-522's "15 years
+# younger than the next-youngest of the five" was credited with the 5 asked)
+_COUNT_PHRASE = re.compile(r"\b(?:the|these|those|other)\s+(" + "|".join(_WORD_NUMBERS) + r")\b", re.I)
+
+
+def _without_the_questions_counts(prediction: str, question: str) -> str:
+    counts = {found[1].lower() for found in _COUNT_PHRASE.finditer(question)}
+    return _COUNT_PHRASE.sub(lambda found: "the things" if found[1].lower() in counts else found[0], prediction)
+
+
 _COUNTED_IN = re.compile(r"\bhow many (thousand|million|billion)\b|\bin (thousand|million|billion)s\b", re.I)
 
 
@@ -491,7 +501,7 @@ def judge_answer(question: str, answers: Sequence[Any], prediction: str | None, 
         if pick is not None and pick not in right_options:
             return Verdict(correct=False, pick=pick, f1=f1,
                            reason=f"picks the wrong option: {how}; the answer is {' or '.join(right_options)}")
-    said = in_the_questions_scale(numbers_in(prediction), question)
+    said = in_the_questions_scale(numbers_in(_without_the_questions_counts(prediction, question)), question)
     best_missing: list[str] | None = None
     for answer in answers:
         found, missing = [], []
